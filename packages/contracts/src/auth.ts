@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const TOTP_DIGITS = 6;
+export const TOTP_PERIOD_SECONDS = 30;
+
+export const TotpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'must be a 6-digit code');
+
+export const User = z.object({
+  email: z.string(),
+  name: z.string(),
+  totp_enabled: z.boolean(),
+});
+export type User = z.infer<typeof User>;
+
+export const LoginRequest = z.object({
+  email: z.string().trim().email('must be a valid e-mail address'),
+  password: z.string().min(1, 'is required'),
+  totp_code: TotpCode.optional().nullable(),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const LoginResponse = z.object({
+  api_key: z.string().nullable(),
+  user: User.nullable(),
+  requires_2fa: z.boolean(),
+  expires_at: z.string().nullable(),
+});
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+export const RefreshResponse = z.object({
+  api_key: z.string(),
+  user: User,
+  expires_at: z.string(),
+});
+export type RefreshResponse = z.infer<typeof RefreshResponse>;
+
+export const ChangePasswordRequest = z.object({
+  current_password: z.string().min(1, 'is required'),
+  new_password: z.string().min(8, 'must be at least 8 characters').max(256),
+});
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+
+export const TwoFactorSetupResponse = z.object({
+  secret: z.string().describe('base32 secret'),
+  otpauth_url: z.string(),
+  qr: z.string().describe('PNG data URL of the otpauth QR code'),
+});
+export type TwoFactorSetupResponse = z.infer<typeof TwoFactorSetupResponse>;
+
+export const TwoFactorCodeRequest = z.object({ code: TotpCode });
+export type TwoFactorCodeRequest = z.infer<typeof TwoFactorCodeRequest>;
+
+export const TwoFactorStatus = z.object({ totp_enabled: z.boolean() });
+export type TwoFactorStatus = z.infer<typeof TwoFactorStatus>;

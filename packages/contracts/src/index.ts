@@ -1,0 +1,4 @@
+export * from './common.js';
+export * from './auth.js';
+export * from './settings.js';
+export * from './system.js';

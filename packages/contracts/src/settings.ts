@@ -1,0 +1,160 @@
+import { z } from 'zod';
+
+export const EMBEDDING_DIMENSION = 384;
+
+export const EMBEDDING_MODELS = [
+  { value: 'all-mpnet-base-v2', label: 'all-mpnet-base-v2 (Balanced)' },
+  { value: 'all-roberta-large-v1', label: 'all-roberta-large-v1 (Accurate)' },
+  {
+    value: 'paraphrase-multilingual-MiniLM-L12-v2',
+    label: 'paraphrase-multilingual-MiniLM-L12-v2 (Multilingual)',
+  },
+] as const;
+export const EmbeddingModelName = z.enum([
+  'all-mpnet-base-v2',
+  'all-roberta-large-v1',
+  'paraphrase-multilingual-MiniLM-L12-v2',
+]);
+
+const int = () => z.number().int('must be a whole number');
+const ratio = () => z.number().min(0, 'must be at least 0').max(1, 'must be at most 1');
+
+/** Bounds of spec 000 §3; the form inputs and the server both take them from here. */
+export const PROCESSING_BOUNDS = {
+  embedding_batch_size: { min: 1, max: 128 },
+  min_quality_score: { min: 0, max: 1, step: 0.01 },
+  min_content_length: { min: 10 },
+  min_word_count: { min: 5 },
+  segment_min_length: { min: 1 },
+  segment_max_length: { min: 1 },
+  segment_min_words: { min: 5 },
+  segment_quality_threshold: { min: 0, max: 1, step: 0.01 },
+  segment_max_tokens: { min: 1 },
+  segment_max_sentences: { min: 1 },
+  segment_overlap: { min: 0 },
+  max_concurrent_scrapes: { min: 1 },
+} as const;
+
+const atLeast = (n: number) => int().min(n, `must be at least ${n}`);
+
+export const ProcessingSettings = z
+  .object({
+    embedding_model: EmbeddingModelName,
+    embedding_batch_size: atLeast(1).max(128, 'must be at most 128'),
+    min_quality_score: ratio(),
+    min_content_length: atLeast(10),
+    min_word_count: atLeast(5),
+    segment_min_length: atLeast(1),
+    segment_max_length: atLeast(1),
+    segment_min_words: atLeast(5),
+    segment_quality_threshold: ratio(),
+    segment_max_tokens: atLeast(1),
+    segment_max_sentences: atLeast(1),
+    segment_overlap: atLeast(0),
+    segmenter_model: z.string().trim().min(1, 'is required').max(200),
+    smart_segmentation: z.boolean(),
+    max_concurrent_scrapes: atLeast(1).max(100, 'must be at most 100'),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.segment_min_length > s.segment_max_length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['segment_min_length'],
+        message: 'must not exceed segment_max_length',
+      });
+    }
+  });
+export type ProcessingSettings = z.infer<typeof ProcessingSettings>;
+
+export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
+  embedding_model: 'paraphrase-multilingual-MiniLM-L12-v2',
+  embedding_batch_size: 32,
+  min_quality_score: 0.4,
+  min_content_length: 50,
+  min_word_count: 30,
+  segment_min_length: 150,
+  segment_max_length: 500,
+  segment_min_words: 20,
+  segment_quality_threshold: 0.3,
+  segment_max_tokens: 384,
+  segment_max_sentences: 3,
+  segment_overlap: 50,
+  segmenter_model: 'builtin',
+  smart_segmentation: true,
+  max_concurrent_scrapes: 10,
+};
+
+export const METRICS_REFRESH_MIN_MS = 1000;
+
+export const ResourcesSettings = z
+  .object({
+    metrics_refresh_ms: int()
+      .min(METRICS_REFRESH_MIN_MS, `must be at least ${METRICS_REFRESH_MIN_MS}`)
+      .max(3_600_000, 'must be at most 3600000'),
+  })
+  .strict();
+export type ResourcesSettings = z.infer<typeof ResourcesSettings>;
+
+export const DEFAULT_RESOURCES_SETTINGS: ResourcesSettings = { metrics_refresh_ms: 5000 };
+
+export const LANGUAGES = ['en', 'fr', 'es', 'de'] as const;
+export const BACKUP_FREQUENCIES = [60, 360, 720, 1440] as const;
+
+export const GeneralSettings = z
+  .object({
+    api_title: z.string().trim().min(1, 'is required').max(200),
+    default_language: z.enum(LANGUAGES),
+    environment: z.enum(['development', 'production']),
+    debug_mode: z.boolean(),
+    backup_frequency: z
+      .number()
+      .int()
+      .refine((v) => (BACKUP_FREQUENCIES as readonly number[]).includes(v), {
+        message: 'must be one of 60, 360, 720, 1440',
+      }),
+    auto_backup: z.boolean(),
+  })
+  .strict();
+export type GeneralSettings = z.infer<typeof GeneralSettings>;
+
+export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
+  api_title: 'ADAM API',
+  default_language: 'en',
+  environment: 'development',
+  debug_mode: true,
+  backup_frequency: 1440,
+  auto_backup: true,
+};
+
+export const SETTINGS_SECTIONS = ['general', 'processing', 'resources'] as const;
+export const SettingsSection = z.enum(SETTINGS_SECTIONS);
+export type SettingsSection = z.infer<typeof SettingsSection>;
+
+export const SETTINGS_SCHEMAS = {
+  general: GeneralSettings,
+  processing: ProcessingSettings,
+  resources: ResourcesSettings,
+} as const;
+
+export const AllSettings = z.object({
+  general: GeneralSettings,
+  processing: ProcessingSettings,
+  resources: ResourcesSettings,
+});
+export type AllSettings = z.infer<typeof AllSettings>;
+export type SectionSettings<S extends SettingsSection> = AllSettings[S];
+
+export const SettingsSectionParams = z.object({ section: z.string() });
+
+/**
+ * PUT body: `{settings: {...}}` (the spec's "section, settings" payload; `section`, when given,
+ * must match the path). Fields left out keep their stored value.
+ */
+export const UpdateSettingsRequest = z.object({
+  section: z.string().optional(),
+  settings: z.record(z.string(), z.unknown()),
+});
+export type UpdateSettingsRequest = z.infer<typeof UpdateSettingsRequest>;
+
+export const SettingsResponse = z.record(z.string(), z.unknown());

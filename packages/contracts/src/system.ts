@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+export const ComponentStatus = z.enum(['healthy', 'degraded', 'unhealthy', 'disabled']);
+export type ComponentStatus = z.infer<typeof ComponentStatus>;
+
+export const ComponentHealth = z.object({
+  status: ComponentStatus,
+  details: z.record(z.string(), z.unknown()).optional(),
+  error: z.string().optional(),
+});
+export type ComponentHealth = z.infer<typeof ComponentHealth>;
+
+export const HealthResponse = z.object({
+  status: z.enum(['healthy', 'degraded', 'unhealthy']),
+  version: z.string(),
+  uptime_s: z.number(),
+  components: z.record(z.string(), ComponentHealth),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+export const PublicConfig = z.object({
+  segment_max_tokens: z.number(),
+  segment_max_sentences: z.number(),
+  segmenter_model: z.string(),
+  /** True while the default administrator (admin@example.com / admin) can still log in. */
+  default_credentials_in_use: z.boolean(),
+  default_credentials: z.object({ email: z.string(), password: z.string() }).nullable(),
+  version: z.string(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;
+
+export const RealtimeMetrics = z.object({
+  cpuUsage: z.number(),
+  memoryUsage: z.number(),
+  timestamp: z.string(),
+});
+export type RealtimeMetrics = z.infer<typeof RealtimeMetrics>;

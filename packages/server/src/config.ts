@@ -1,0 +1,85 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The one place that reads process.env: every setting, validated once at start. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  ADAM_DATA_DIR: z.string().min(1).default('./data'),
+  ADAM_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  ADAM_ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  ADAM_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  ADAM_WIKIPEDIA_URL: z.string().url().default('https://{lang}.wikipedia.org'),
+  ADAM_MODEL_HUB_URL: z.string().url().default('https://huggingface.co'),
+  ADAM_FETCH_ALLOW: z.string().default(''),
+  ADAM_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  ADAM_API_KEY_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(24),
+  ADAM_WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminEmail: string;
+  adminPassword: string;
+  redisUrl: string | undefined;
+  workers: number;
+  wikipediaUrl: string;
+  modelHubUrl: string;
+  fetchAllow: string[];
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Lifetime of an API key after login or refresh. */
+  apiKeyTtlSeconds: number;
+  /** How long after expiry a key may still be exchanged by POST /auth/refresh. */
+  refreshGraceSeconds: number;
+  /** Built console to serve at /, or null to serve the API only. */
+  webDist: string | null;
+  /** Login throttling: failures allowed per window, per e-mail and per client address. */
+  loginThrottle: { windowSeconds: number; perEmail: number; perAddress: number };
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (i) => `  ${i.path.join('.')}=${JSON.stringify(env[String(i.path[0])] ?? '')}: ${i.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.ADAM_DATA_DIR),
+    adminEmail: e.ADAM_ADMIN_EMAIL,
+    adminPassword: e.ADAM_ADMIN_PASSWORD,
+    redisUrl: e.REDIS_URL,
+    workers: e.ADAM_WORKERS,
+    wikipediaUrl: e.ADAM_WIKIPEDIA_URL,
+    modelHubUrl: e.ADAM_MODEL_HUB_URL,
+    fetchAllow: e.ADAM_FETCH_ALLOW.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    logLevel: e.ADAM_LOG_LEVEL,
+    apiKeyTtlSeconds: Math.round(e.ADAM_API_KEY_TTL_HOURS * 3600),
+    refreshGraceSeconds: 7 * 24 * 3600,
+    webDist: e.ADAM_WEB_DIST === undefined ? defaultWebDist() : e.ADAM_WEB_DIST || null,
+    loginThrottle: { windowSeconds: 15 * 60, perEmail: 5, perAddress: 20 },
+  };
+}
+
+function defaultWebDist(): string {
+  // dist/config.js or src/config.ts → packages/server → packages/web/dist
+  return path.resolve(import.meta.dirname, '..', '..', 'web', 'dist');
+}

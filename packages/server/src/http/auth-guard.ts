@@ -1,0 +1,35 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthContext, AuthService } from '../services/auth.service.js';
+
+export const API_KEY_COOKIE = 'adam_api_key';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Reachable without an API key. */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/** The key a request presents: the X-API-Key header first, then the login cookie. */
+export function presentedKey(req: FastifyRequest): string | undefined {
+  const header = req.headers['x-api-key'];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  return fromHeader?.trim() || req.cookies?.[API_KEY_COOKIE] || undefined;
+}
+
+/** Everything in this scope needs a valid key unless its route says `config: { public: true }`. */
+export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config.public) return;
+    req.auth = auth.authenticate(presentedKey(req));
+  });
+}
+
+export function requireAuth(req: FastifyRequest): AuthContext {
+  if (!req.auth) throw new Error('route needs the auth guard');
+  return req.auth;
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ChangePasswordRequest,
+  ErrorBody,
+  LoginRequest,
+  LoginResponse,
+  RefreshResponse,
+  TwoFactorCodeRequest,
+  TwoFactorSetupResponse,
+  TwoFactorStatus,
+  User,
+} from '@adam/contracts';
+import type { AuthService } from '../services/auth.service.js';
+import { API_KEY_COOKIE, presentedKey, requireAuth } from './auth-guard.js';
+
+const errors = { 401: ErrorBody, 422: ErrorBody, 429: ErrorBody };
+const tags = ['auth'];
+
+export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
+  const setCookie = (reply: FastifyReply, key: string) =>
+    reply.setCookie(API_KEY_COOKIE, key, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/api',
+      secure: 'auto',
+      maxAge: cookieMaxAgeSeconds,
+    });
+
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    app.post(
+      '/auth/login',
+      {
+        config: { public: true },
+        schema: { tags, body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+      },
+      async (req, reply) => {
+        const result = await auth.login(req.body, req.ip);
+        if (result.api_key) setCookie(reply, result.api_key);
+        return result;
+      },
+    );
+
+    app.post(
+      '/auth/refresh',
+      {
+        config: { public: true },
+        schema: { tags, response: { 200: RefreshResponse, 401: ErrorBody } },
+      },
+      async (req, reply) => {
+        const result = auth.refresh(presentedKey(req));
+        setCookie(reply, result.api_key);
+        return result;
+      },
+    );
+
+    app.post(
+      '/auth/logout',
+      { schema: { tags, response: { 204: z.null(), 401: ErrorBody } } },
+      async (req, reply) => {
+        auth.logout(requireAuth(req));
+        reply.clearCookie(API_KEY_COOKIE, { path: '/api' });
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/auth/me',
+      { schema: { tags, response: { 200: User, 401: ErrorBody } } },
+      async (req) => auth.toUser(requireAuth(req).user),
+    );
+
+    app.post(
+      '/auth/password',
+      { schema: { tags, body: ChangePasswordRequest, response: { 204: z.null(), ...errors } } },
+      async (req, reply) => {
+        await auth.changePassword(
+          requireAuth(req),
+          req.body.current_password,
+          req.body.new_password,
+        );
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/auth/2fa/setup',
+      {
+        schema: { tags, response: { 200: TwoFactorSetupResponse, 401: ErrorBody, 409: ErrorBody } },
+      },
+      async (req) => auth.setupTwoFactor(requireAuth(req)),
+    );
+
+    app.post(
+      '/auth/2fa/enable',
+      {
+        schema: {
+          tags,
+          body: TwoFactorCodeRequest,
+          response: { 200: TwoFactorStatus, 400: ErrorBody, 409: ErrorBody, ...errors },
+        },
+      },
+      async (req) => {
+        auth.enableTwoFactor(requireAuth(req), req.body.code);
+        return { totp_enabled: true };
+      },
+    );
+
+    app.post(
+      '/auth/2fa/disable',
+      {
+        schema: {
+          tags,
+          body: TwoFactorCodeRequest,
+          response: { 200: TwoFactorStatus, 409: ErrorBody, ...errors },
+        },
+      },
+      async (req) => {
+        auth.disableTwoFactor(requireAuth(req), req.body.code);
+        return { totp_enabled: false };
+      },
+    );
+  };
+}

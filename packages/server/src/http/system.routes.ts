@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { HealthResponse, PublicConfig, RealtimeMetrics } from '@adam/contracts';
+import {
+  DEFAULT_ADMIN_EMAIL,
+  DEFAULT_ADMIN_PASSWORD,
+  type AuthService,
+} from '../services/auth.service.js';
+import type { HealthService } from '../services/health.service.js';
+import type { MetricsService } from '../services/metrics.service.js';
+import type { SettingsService } from '../services/settings.service.js';
+
+export function systemRoutes(deps: {
+  health: HealthService;
+  settings: SettingsService;
+  auth: AuthService;
+  metrics: MetricsService;
+  version: string;
+}) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    app.get(
+      '/health',
+      { config: { public: true }, schema: { tags: ['system'], response: { 200: HealthResponse } } },
+      async () => deps.health.report(),
+    );
+
+    app.get(
+      '/config/public',
+      { config: { public: true }, schema: { tags: ['system'], response: { 200: PublicConfig } } },
+      async () => {
+        const p = deps.settings.get('processing');
+        const inUse = await deps.auth.usesDefaultCredentials();
+        return {
+          segment_max_tokens: p.segment_max_tokens,
+          segment_max_sentences: p.segment_max_sentences,
+          segmenter_model: p.segmenter_model,
+          default_credentials_in_use: inUse,
+          default_credentials: inUse
+            ? { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD }
+            : null,
+          version: deps.version,
+        };
+      },
+    );
+
+    app.get(
+      '/metrics/realtime',
+      { schema: { tags: ['monitoring'], response: { 200: RealtimeMetrics } } },
+      async () => deps.metrics.realtime(),
+    );
+  };
+}

@@ -1,0 +1,274 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as OTPAuth from 'otpauth';
+import QRCode from 'qrcode';
+import {
+  TOTP_DIGITS,
+  TOTP_PERIOD_SECONDS,
+  type LoginRequest,
+  type LoginResponse,
+  type RefreshResponse,
+  type TwoFactorSetupResponse,
+  type User,
+} from '@adam/contracts';
+import type { Config } from '../config.js';
+import {
+  BadRequest,
+  Conflict,
+  TooManyRequests,
+  Unauthorized,
+  Unprocessable,
+} from '../lib/errors.js';
+import { dummyVerify, hashPassword, verifyPassword } from '../lib/password.js';
+import { FailureThrottle } from '../lib/throttle.js';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { ApiKeyRepository, ApiKeyRow } from '../store/api-key.repository.js';
+import type { UserRepository, UserRow } from '../store/user.repository.js';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
+export const DEFAULT_ADMIN_PASSWORD = 'admin';
+const ISSUER = 'ADAM';
+
+export interface AuthContext {
+  user: UserRow;
+  key: ApiKeyRow;
+}
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export class AuthService {
+  private readonly throttle: FailureThrottle;
+  private defaultCredentialsInUse: boolean | null = null;
+
+  constructor(
+    private readonly deps: {
+      users: UserRepository;
+      keys: ApiKeyRepository;
+      bus: EventBus;
+      log: Logger;
+      config: Pick<
+        Config,
+        | 'adminEmail'
+        | 'adminPassword'
+        | 'apiKeyTtlSeconds'
+        | 'refreshGraceSeconds'
+        | 'loginThrottle'
+      >;
+      now?: () => number;
+    },
+  ) {
+    this.throttle = new FailureThrottle(deps.config.loginThrottle.windowSeconds * 1000, this.now);
+  }
+
+  private now = (): number => (this.deps.now ?? Date.now)();
+
+  /** Creates the first administrator on an empty store. */
+  async ensureAdmin(): Promise<void> {
+    if (this.deps.users.count() > 0) return;
+    const { adminEmail, adminPassword } = this.deps.config;
+    this.deps.users.insert({
+      email: adminEmail,
+      name: 'Administrator',
+      password_hash: await hashPassword(adminPassword),
+    });
+    this.deps.log.info({ component: 'auth' }, `Created administrator ${adminEmail}`);
+  }
+
+  /** Whether admin@example.com / admin still opens the console (the login hint shows them then). */
+  async usesDefaultCredentials(): Promise<boolean> {
+    if (this.defaultCredentialsInUse === null) {
+      const u = this.deps.users.findByEmail(DEFAULT_ADMIN_EMAIL);
+      this.defaultCredentialsInUse =
+        !!u && (await verifyPassword(DEFAULT_ADMIN_PASSWORD, u.password_hash));
+    }
+    return this.defaultCredentialsInUse;
+  }
+
+  async login(req: LoginRequest, address: string): Promise<LoginResponse> {
+    const email = req.email.trim().toLowerCase();
+    const emailKey = `email:${email}`;
+    const addressKey = `addr:${address}`;
+    const { perEmail, perAddress } = this.deps.config.loginThrottle;
+    const wait = Math.max(
+      this.throttle.retryAfter(emailKey, perEmail),
+      this.throttle.retryAfter(addressKey, perAddress),
+    );
+    if (wait > 0) {
+      this.deps.log.warn({ component: 'auth' }, `Login throttled for ${email} from ${address}`);
+      throw new TooManyRequests(
+        `Too many failed login attempts. Try again in ${wait} seconds.`,
+        wait,
+      );
+    }
+    const fail = (message: string): never => {
+      this.throttle.record(emailKey);
+      this.throttle.record(addressKey);
+      this.deps.log.warn(
+        { component: 'auth' },
+        `Failed login for ${email} from ${address}: ${message}`,
+      );
+      throw new Unauthorized(message);
+    };
+
+    const user = this.deps.users.findByEmail(email);
+    const ok = user
+      ? await verifyPassword(req.password, user.password_hash)
+      : await dummyVerify(req.password);
+    if (!user || !ok) return fail('Invalid credentials');
+
+    if (user.totp_enabled) {
+      if (!req.totp_code) {
+        return { api_key: null, user: null, requires_2fa: true, expires_at: null };
+      }
+      if (!this.checkTotp(user, user.totp_secret, req.totp_code)) return fail('Invalid 2FA code');
+    }
+
+    this.throttle.clear(emailKey);
+    const { key, expiresAt } = this.issueKey(user.id);
+    this.deps.log.info({ component: 'auth' }, `${user.email} logged in from ${address}`);
+    return { api_key: key, user: toUser(user), requires_2fa: false, expires_at: expiresAt };
+  }
+
+  /** Resolves a presented key to its user, or throws 401 saying why. */
+  authenticate(presented: string | undefined): AuthContext {
+    if (!presented) throw new Unauthorized('Not authenticated');
+    const key = this.deps.keys.findByHash(hashApiKey(presented));
+    if (!key || key.revoked_at) throw new Unauthorized('Invalid API key');
+    if (Date.parse(key.expires_at) <= this.now()) throw new Unauthorized('API key expired');
+    const user = this.deps.users.findById(key.user_id);
+    if (!user) throw new Unauthorized('Invalid API key');
+    // Written at most once a minute per key: a poll every few seconds should not mean a write.
+    const at = new Date(this.now()).toISOString();
+    if (!key.last_used_at || Date.parse(key.last_used_at) < this.now() - 60_000) {
+      this.deps.keys.touch(key.id, at);
+    }
+    return { user, key };
+  }
+
+  /**
+   * Exchanges a key for a new one; the old one stops working. A key that expired less than the
+   * grace period ago may still be exchanged: that is what the console's refresh-on-401 is for.
+   */
+  refresh(presented: string | undefined): RefreshResponse {
+    if (!presented) throw new Unauthorized('Not authenticated');
+    const key = this.deps.keys.findByHash(hashApiKey(presented));
+    if (!key || key.revoked_at) throw new Unauthorized('Invalid API key');
+    if (Date.parse(key.expires_at) + this.deps.config.refreshGraceSeconds * 1000 <= this.now()) {
+      throw new Unauthorized('API key expired');
+    }
+    const user = this.deps.users.findById(key.user_id);
+    if (!user) throw new Unauthorized('Invalid API key');
+    // Only the request that revokes the old key gets a new one: two racing refreshes cannot both win.
+    if (!this.deps.keys.revoke(key.id)) throw new Unauthorized('Invalid API key');
+    this.deps.bus.emit('auth.key_revoked', { key_id: key.id });
+    const { key: fresh, expiresAt } = this.issueKey(user.id);
+    return { api_key: fresh, user: toUser(user), expires_at: expiresAt };
+  }
+
+  logout(ctx: AuthContext): void {
+    this.deps.keys.revoke(ctx.key.id);
+    this.deps.bus.emit('auth.key_revoked', { key_id: ctx.key.id });
+    this.deps.log.info({ component: 'auth' }, `${ctx.user.email} logged out`);
+  }
+
+  async changePassword(ctx: AuthContext, current: string, next: string): Promise<void> {
+    const user = this.deps.users.findById(ctx.user.id)!;
+    if (!(await verifyPassword(current, user.password_hash))) {
+      throw new Unauthorized('Current password is incorrect');
+    }
+    if (current === next) {
+      throw new Unprocessable('New password must differ from the current one', [
+        { field: 'new_password', message: 'must differ from the current password' },
+      ]);
+    }
+    this.deps.users.update(user.id, { password_hash: await hashPassword(next) });
+    // Other sessions of this user end; the one that changed the password stays.
+    this.deps.keys.revokeAllForUser(user.id, ctx.key.id);
+    this.defaultCredentialsInUse = null;
+    this.deps.log.info({ component: 'auth' }, `${user.email} changed their password`);
+  }
+
+  async setupTwoFactor(ctx: AuthContext): Promise<TwoFactorSetupResponse> {
+    if (ctx.user.totp_enabled) throw new Conflict('Two-factor authentication is already enabled');
+    const secret = new OTPAuth.Secret({ size: 20 }).base32;
+    this.deps.users.update(ctx.user.id, { totp_pending_secret: secret });
+    const otpauthUrl = totpFor(ctx.user.email, secret).toString();
+    const qr = await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 });
+    return { secret, otpauth_url: otpauthUrl, qr };
+  }
+
+  enableTwoFactor(ctx: AuthContext, code: string): void {
+    const user = this.deps.users.findById(ctx.user.id)!;
+    if (user.totp_enabled) throw new Conflict('Two-factor authentication is already enabled');
+    if (!user.totp_pending_secret) {
+      throw new BadRequest('Start two-factor setup first (POST /auth/2fa/setup)');
+    }
+    this.guardCodeAttempts(user);
+    if (!this.checkTotp(user, user.totp_pending_secret, code)) this.codeFailed(user);
+    this.deps.users.update(user.id, {
+      totp_secret: user.totp_pending_secret,
+      totp_pending_secret: null,
+      totp_enabled: 1,
+    });
+    this.deps.log.info({ component: 'auth' }, `${user.email} enabled two-factor authentication`);
+  }
+
+  disableTwoFactor(ctx: AuthContext, code: string): void {
+    const user = this.deps.users.findById(ctx.user.id)!;
+    if (!user.totp_enabled) throw new Conflict('Two-factor authentication is not enabled');
+    this.guardCodeAttempts(user);
+    if (!this.checkTotp(user, user.totp_secret, code)) this.codeFailed(user);
+    this.deps.users.update(user.id, { totp_secret: null, totp_enabled: 0 });
+    this.deps.log.info({ component: 'auth' }, `${user.email} disabled two-factor authentication`);
+  }
+
+  toUser(row: UserRow): User {
+    return toUser(this.deps.users.findById(row.id) ?? row);
+  }
+
+  private guardCodeAttempts(user: UserRow): void {
+    const wait = this.throttle.retryAfter(
+      `code:${user.id}`,
+      this.deps.config.loginThrottle.perEmail,
+    );
+    if (wait > 0)
+      throw new TooManyRequests(`Too many wrong codes. Try again in ${wait} seconds.`, wait);
+  }
+
+  private codeFailed(user: UserRow): never {
+    this.throttle.record(`code:${user.id}`);
+    throw new Unauthorized('Invalid 2FA code');
+  }
+
+  /** Checks a code against the secret and burns its time step, so no code works twice. */
+  private checkTotp(user: UserRow, secret: string | null, code: string): boolean {
+    if (!secret) return false;
+    const timestamp = this.now();
+    const delta = totpFor(user.email, secret).validate({ token: code, window: 1, timestamp });
+    if (delta === null) return false;
+    const step = Math.floor(timestamp / 1000 / TOTP_PERIOD_SECONDS) + delta;
+    return this.deps.users.claimTotpStep(user.id, step);
+  }
+
+  private issueKey(userId: number): { key: string; expiresAt: string } {
+    const key = `adam_${randomBytes(32).toString('base64url')}`;
+    const expiresAt = new Date(this.now() + this.deps.config.apiKeyTtlSeconds * 1000).toISOString();
+    this.deps.keys.insert({ user_id: userId, key_hash: hashApiKey(key), expires_at: expiresAt });
+    return { key, expiresAt };
+  }
+}
+
+export function totpFor(email: string, secret: string): OTPAuth.TOTP {
+  return new OTPAuth.TOTP({
+    issuer: ISSUER,
+    label: email,
+    algorithm: 'SHA1',
+    digits: TOTP_DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  });
+}
+
+function toUser(row: UserRow): User {
+  return { email: row.email, name: row.name, totp_enabled: row.totp_enabled === 1 };
+}

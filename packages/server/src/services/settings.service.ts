@@ -1,0 +1,70 @@
+import {
+  DEFAULT_GENERAL_SETTINGS,
+  DEFAULT_PROCESSING_SETTINGS,
+  DEFAULT_RESOURCES_SETTINGS,
+  SETTINGS_SCHEMAS,
+  SETTINGS_SECTIONS,
+  type AllSettings,
+  type SettingsSection,
+} from '@adam/contracts';
+import {
+  NotFound,
+  Unprocessable,
+  describeFieldErrors,
+  fieldErrorsFromIssues,
+} from '../lib/errors.js';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { SettingsRepository } from '../store/settings.repository.js';
+
+const DEFAULTS: AllSettings = {
+  general: DEFAULT_GENERAL_SETTINGS,
+  processing: DEFAULT_PROCESSING_SETTINGS,
+  resources: DEFAULT_RESOURCES_SETTINGS,
+};
+
+export class SettingsService {
+  constructor(
+    private readonly deps: { settings: SettingsRepository; bus: EventBus; log: Logger },
+  ) {}
+
+  section(name: string): SettingsSection {
+    if (!(SETTINGS_SECTIONS as readonly string[]).includes(name)) {
+      throw new NotFound('settings section', name);
+    }
+    return name as SettingsSection;
+  }
+
+  get<S extends SettingsSection>(section: S): AllSettings[S] {
+    const stored = this.deps.settings.findSection(section) ?? {};
+    // Stored values over defaults: a setting added in a later version gets its default.
+    const merged = { ...DEFAULTS[section], ...stored };
+    const parsed = SETTINGS_SCHEMAS[section].safeParse(merged);
+    return (parsed.success ? parsed.data : DEFAULTS[section]) as AllSettings[S];
+  }
+
+  getAll(): AllSettings {
+    return {
+      general: this.get('general'),
+      processing: this.get('processing'),
+      resources: this.get('resources'),
+    };
+  }
+
+  /** Validates the whole section after merging the change; nothing is saved on error. */
+  update<S extends SettingsSection>(section: S, change: Record<string, unknown>): AllSettings[S] {
+    const next = { ...this.get(section), ...change };
+    const parsed = SETTINGS_SCHEMAS[section].safeParse(next);
+    if (!parsed.success) {
+      const errors = fieldErrorsFromIssues(parsed.error.issues);
+      throw new Unprocessable(
+        `Invalid ${section} settings: ${describeFieldErrors(errors)}`,
+        errors,
+      );
+    }
+    this.deps.settings.upsertSection(section, parsed.data);
+    this.deps.log.info({ component: 'settings' }, `Settings section ${section} updated`);
+    this.deps.bus.emit('settings.updated', { section });
+    return parsed.data as AllSettings[S];
+  }
+}

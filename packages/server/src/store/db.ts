@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { migrations, type Migration } from './migrations/index.js';
+
+export type Db = Database.Database;
+
+/** Opens (creating when missing) the SQLite store in WAL mode and applies pending migrations. */
+export function openDatabase(dataDir: string, list: Migration[] = migrations): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'adam.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, list);
+  return db;
+}
+
+export function migrate(db: Db, list: Migration[]): number[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  const done = new Set(
+    db
+      .prepare('SELECT id FROM schema_migrations')
+      .pluck()
+      .all()
+      .map((v) => Number(v)),
+  );
+  const applied: number[] = [];
+  for (const m of [...list].sort((a, b) => a.id - b.id)) {
+    if (done.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(
+        m.id,
+        m.name,
+        new Date().toISOString(),
+      );
+    })();
+    applied.push(m.id);
+  }
+  return applied;
+}

@@ -1,0 +1,105 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type Adam } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+
+export interface TestClock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function testClock(start = Date.UTC(2026, 10, 22, 12, 0, 0)): TestClock {
+  let t = start;
+  return { now: () => t, advance: (ms) => void (t += ms) };
+}
+
+export interface TestServer {
+  adam: Adam;
+  url: string;
+  config: Config;
+  clock: TestClock;
+  dataDir: string;
+  api: (p: string, init?: ApiInit) => Promise<ApiResult>;
+  login: (email?: string, password?: string) => Promise<string>;
+  close: () => Promise<void>;
+}
+
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  key?: string;
+  headers?: Record<string, string>;
+  rawBody?: string;
+}
+
+export interface ApiResult {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Headers;
+}
+
+export function tempDir(prefix = 'adam-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Starts a real server on a free loopback port with its own temporary data directory. */
+export async function startServer(
+  opts: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    clock?: TestClock;
+    config?: Partial<Config>;
+  } = {},
+): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const config: Config = {
+    ...loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '', ...opts.env }),
+    ...opts.config,
+  };
+  const clock = opts.clock ?? testClock(Date.now());
+  const adam = await buildApp(config, { now: clock.now });
+  await adam.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = adam.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  const url = `http://127.0.0.1:${addr.port}`;
+
+  const api = async (p: string, init: ApiInit = {}): Promise<ApiResult> => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key) headers['x-api-key'] = init.key;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.body);
+    }
+    const res = await fetch(`${url}${p}`, { method: init.method ?? 'GET', headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  const login = async (email = 'admin@example.com', password = 'admin') => {
+    const r = await api('/api/v1/auth/login', { method: 'POST', body: { email, password } });
+    if (r.status !== 200 || !r.body.api_key)
+      throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+    return r.body.api_key as string;
+  };
+
+  return {
+    adam,
+    url,
+    config,
+    clock,
+    dataDir,
+    api,
+    login,
+    close: async () => {
+      await adam.app.close();
+    },
+  };
+}
