@@ -5,9 +5,12 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 export async function serve(config: Config): Promise<void> {
   const { app, log } = await buildApp(config, { stdoutLogs: true });
   await app.listen({ port: config.port, host: config.host });
+  const addr = app.server.address();
+  const where =
+    addr && typeof addr === 'object' ? `http://${config.host}:${addr.port}` : String(addr);
   log.info(
     { component: 'server' },
-    `ADAM listening on http://${config.host}:${config.port} (data in ${config.dataDir}${config.webDist ? '' : ', API only'})`,
+    `ADAM listening on ${where} (data in ${config.dataDir}${config.webDist ? '' : ', API only'})`,
   );
 
   let closing = false;
