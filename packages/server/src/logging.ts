@@ -88,9 +88,27 @@ export function toLogRow(line: string): LogRow | null {
   }
 }
 
+/** One readable line per entry on stdout: `time LEVEL [component] message`. */
+class ConsoleLines extends Writable {
+  constructor() {
+    super({ decodeStrings: false });
+    // A closed pipe (`npm start | head`) must not crash the server.
+    process.stdout.on('error', () => undefined);
+  }
+
+  override _write(chunk: string | Buffer, _enc: BufferEncoding, done: (e?: Error) => void): void {
+    const row = toLogRow(String(chunk));
+    if (row) {
+      const level = row.level.toUpperCase().padEnd(7);
+      process.stdout.write(`${row.timestamp} ${level} [${row.component}] ${row.message}\n`);
+    }
+    done();
+  }
+}
+
 export function createLogger(opts: { level: string; sink: LogSink; stdout: boolean }): Logger {
   const streams: pino.StreamEntry[] = [{ stream: opts.sink, level: opts.level as pino.Level }];
-  if (opts.stdout) streams.push({ stream: process.stdout, level: opts.level as pino.Level });
+  if (opts.stdout) streams.push({ stream: new ConsoleLines(), level: opts.level as pino.Level });
   return pino(
     { level: opts.level, base: undefined, redact: ['api_key', 'password', 'totp_code'] },
     pino.multistream(streams),
