@@ -54,4 +54,61 @@ CREATE INDEX logs_timestamp ON logs(timestamp);
 CREATE INDEX logs_level_timestamp ON logs(level, timestamp);
 `,
   },
+  {
+    id: 2,
+    name: 'snippets_rules',
+    sql: `
+CREATE TABLE snippets (
+  id INTEGER PRIMARY KEY,
+  text TEXT NOT NULL,
+  text_hash TEXT NOT NULL UNIQUE,
+  theme TEXT NOT NULL DEFAULT 'general',
+  quality_score REAL NOT NULL DEFAULT 0,
+  language TEXT,
+  word_count INTEGER NOT NULL DEFAULT 0,
+  size_bytes INTEGER NOT NULL DEFAULT 0,
+  source_title TEXT,
+  source_url TEXT,
+  job_id INTEGER,
+  metadata TEXT NOT NULL DEFAULT '{}',
+  embedding BLOB,
+  embedder_id TEXT,
+  faiss_id INTEGER,
+  index_pending INTEGER NOT NULL DEFAULT 1,
+  indexed_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX snippets_created ON snippets(created_at);
+CREATE INDEX snippets_quality ON snippets(quality_score);
+CREATE INDEX snippets_words ON snippets(word_count);
+CREATE INDEX snippets_theme_created ON snippets(theme, created_at);
+CREATE INDEX snippets_job ON snippets(job_id);
+CREATE INDEX snippets_source_url ON snippets(source_url);
+CREATE INDEX snippets_pending ON snippets(index_pending) WHERE index_pending = 1;
+CREATE UNIQUE INDEX snippets_faiss ON snippets(faiss_id) WHERE faiss_id IS NOT NULL;
+
+CREATE VIRTUAL TABLE snippets_fts USING fts5(text, content='snippets', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+CREATE TRIGGER snippets_ai AFTER INSERT ON snippets BEGIN
+  INSERT INTO snippets_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER snippets_ad AFTER DELETE ON snippets BEGIN
+  INSERT INTO snippets_fts(snippets_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER snippets_au AFTER UPDATE OF text ON snippets BEGIN
+  INSERT INTO snippets_fts(snippets_fts, rowid, text) VALUES ('delete', old.id, old.text);
+  INSERT INTO snippets_fts(rowid, text) VALUES (new.id, new.text);
+END;
+
+CREATE TABLE scraping_rules (
+  id INTEGER PRIMARY KEY,
+  domain TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  mode TEXT NOT NULL DEFAULT 'allow',
+  target TEXT,
+  enabled INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+`,
+  },
 ];

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const IndexStats = z.object({
+  total_vectors: z.number().int(),
+  index_size_mb: z.number(),
+  index_type: z.string(),
+  dimension: z.number().int(),
+  is_trained: z.boolean(),
+  training_samples: z.number().int(),
+  themes: z.record(z.string(), z.number()),
+  last_optimized: z.string().nullable(),
+  query_performance: z.object({ avg_latency_ms: z.number(), queries: z.number().int() }),
+  cache_stats: z.object({
+    hit_rate: z.number(),
+    hits: z.number().int(),
+    misses: z.number().int(),
+    size: z.number().int(),
+  }),
+  accuracy: z.number().nullable(),
+  accuracy_sample: z.number().int(),
+  embedder: z.string(),
+});
+export type IndexStats = z.infer<typeof IndexStats>;
+
+export const IndexEntriesQuery = z.object({
+  page: z.coerce.number().int().min(1, 'must be at least 1').default(1),
+  per_page: z.coerce.number().int().min(1).max(500, 'must be at most 500').default(50),
+  search: z.string().trim().max(500).optional(),
+  theme: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(['science', 'technology', 'philosophy', 'general']).optional(),
+  ),
+});
+
+export const IndexSearchRequest = z.object({
+  query: z.string().trim().min(1, 'must not be empty').max(2000),
+  k: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+});

@@ -1,0 +1,228 @@
+import { z } from 'zod';
+
+export const THEMES = ['science', 'technology', 'philosophy', 'general'] as const;
+export const Theme = z.enum(THEMES);
+export type Theme = z.infer<typeof Theme>;
+
+export const SNIPPET_PAGE_SIZE = 50;
+export const SNIPPET_SEARCH_K = 5;
+export const INDEX_SEARCH_K = 10;
+export const MAX_SEARCH_K = 100;
+
+export const SegmentationDiagnostic = z.object({
+  snippet: z.string(),
+  score: z.number(),
+  status: z.string(),
+  reason: z.string().optional(),
+});
+export type SegmentationDiagnostic = z.infer<typeof SegmentationDiagnostic>;
+
+export const Entity = z.object({ text: z.string(), label: z.string() });
+export type Entity = z.infer<typeof Entity>;
+
+export const SnippetMetadata = z
+  .object({
+    segmentation_method: z.string().optional(),
+    segmentation_fallback_reason: z.string().nullable().optional(),
+    segmentation_diagnostic: z
+      .union([SegmentationDiagnostic, z.array(SegmentationDiagnostic)])
+      .optional(),
+    quality_score_detailed: z.record(z.string(), z.number()).optional(),
+    emotions: z.record(z.string(), z.number()).optional(),
+    entities: z.array(Entity).optional(),
+    theme_scores: z.record(z.string(), z.number()).optional(),
+    language_confidence: z.number().optional(),
+    embedder: z.string().optional(),
+  })
+  .loose();
+
+export const Snippet = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  theme: z.string(),
+  quality_score: z.number(),
+  language: z.string().nullable(),
+  word_count: z.number().int(),
+  size_bytes: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  indexed_at: z.string().nullable(),
+  faiss_id: z.number().int().nullable(),
+  index_pending: z.boolean(),
+  source_info: z.object({ title: z.string().nullable(), url: z.string().nullable() }),
+  job_id: z.number().int().nullable(),
+  metadata: SnippetMetadata,
+});
+export type Snippet = z.infer<typeof Snippet>;
+
+const optionalNumber = (schema: z.ZodNumber) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined || v === null ? undefined : v),
+    z.coerce.number().pipe(schema).optional(),
+  );
+
+export const SnippetListQuery = z.object({
+  page: optionalNumber(z.number().int().min(1, 'must be at least 1')).default(1),
+  per_page: optionalNumber(
+    z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'),
+  ).default(SNIPPET_PAGE_SIZE),
+  sort_by: z
+    .enum(['created_at', 'quality_score', 'word_count'], {
+      message: 'must be one of created_at, quality_score, word_count',
+    })
+    .default('created_at'),
+  order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('desc'),
+  theme: z.preprocess((v) => (v === '' ? undefined : v), Theme.optional()),
+  min_quality: optionalNumber(z.number().min(0, 'must be at least 0').max(1, 'must be at most 1')),
+  search: z.string().trim().max(500).optional(),
+  job_id: optionalNumber(z.number().int()),
+  source_url: z.string().trim().max(2048).optional(),
+});
+export type SnippetListQuery = z.input<typeof SnippetListQuery>;
+
+export const SnippetList = z.object({
+  snippets: z.array(Snippet),
+  total: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+});
+export type SnippetList = z.infer<typeof SnippetList>;
+
+export const SearchFilters = z
+  .object({
+    theme: Theme.optional(),
+    min_quality: z.number().min(0).max(1).optional(),
+    job_id: z.number().int().optional(),
+    source_url: z.string().optional(),
+  })
+  .strict();
+
+export const SnippetSearchRequest = z.object({
+  query: z.string().trim().min(1, 'must not be empty').max(2000),
+  k: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(MAX_SEARCH_K, `must be at most ${MAX_SEARCH_K}`)
+    .default(SNIPPET_SEARCH_K),
+  filters: SearchFilters.optional(),
+});
+export type SnippetSearchRequest = z.input<typeof SnippetSearchRequest>;
+
+export const SnippetSearchResult = Snippet.extend({
+  similarity: z.number(),
+  snippet_id: z.number().int(),
+});
+export const SnippetSearchResponse = z.object({
+  query: z.string(),
+  results: z.array(SnippetSearchResult),
+  total: z.number().int(),
+  latency_ms: z.number(),
+});
+export type SnippetSearchResponse = z.infer<typeof SnippetSearchResponse>;
+
+export const SnippetIndexInfo = z.object({
+  snippet_id: z.number().int(),
+  faiss_id: z.number().int(),
+  indexed_at: z.string().nullable(),
+  in_index: z.boolean(),
+  dimension: z.number().int(),
+  embedder: z.string().nullable(),
+  vector_norm: z.number().nullable(),
+  vector_preview: z.array(z.number()),
+  nearest: z.array(z.object({ snippet_id: z.number().int(), similarity: z.number() })),
+});
+export type SnippetIndexInfo = z.infer<typeof SnippetIndexInfo>;
+
+export const DeleteSnippetResponse = z.object({
+  id: z.number().int(),
+  deleted: z.boolean(),
+  removed_from_store: z.boolean(),
+  removed_from_index: z.boolean(),
+});
+export type DeleteSnippetResponse = z.infer<typeof DeleteSnippetResponse>;
+
+export const ExportRequest = z.object({
+  ids: z.array(z.number().int().positive()).max(100_000).optional(),
+  format: z
+    .enum(['json', 'jsonl', 'csv'], { message: 'must be json, jsonl or csv' })
+    .default('json'),
+});
+export type ExportRequest = z.input<typeof ExportRequest>;
+
+export const OrphanEntry = z.object({
+  id: z.number().int().optional(),
+  theme: z.string().optional(),
+  quality_score: z.number().optional(),
+  created_at: z.string().optional(),
+  indexed_at: z.string().nullable().optional(),
+  faiss_id: z.number().int().nullable().optional(),
+  metadata: SnippetMetadata.optional(),
+  size_bytes: z.number().int().optional(),
+  source_info: z.object({ title: z.string().nullable(), url: z.string().nullable() }).optional(),
+  text: z.string().optional(),
+  index_pending: z.boolean().optional(),
+});
+
+export const ConsistencyReport = z.object({
+  summary: z.object({
+    total_index: z.number().int(),
+    total_disk: z.number().int(),
+    consistent: z.number().int(),
+    index_only: z.number().int(),
+    disk_only: z.number().int(),
+  }),
+  snippets_ok: z.array(OrphanEntry),
+  index_only: z.array(OrphanEntry),
+  disk_only: z.array(OrphanEntry),
+  checked_at: z.string(),
+});
+export type ConsistencyReport = z.infer<typeof ConsistencyReport>;
+
+export const CleanupOrphansQuery = z.object({
+  cleanup_type: z.enum(['index_only', 'disk_only'], { message: 'must be index_only or disk_only' }),
+});
+export const CleanupOrphansBody = z
+  .object({
+    /** disk_only: delete the rows instead of re-indexing them. */
+    delete: z.boolean().default(false),
+    ids: z.array(z.number().int()).optional(),
+  })
+  .strict()
+  .nullish();
+export const CleanupOrphansResponse = z.object({
+  cleanup_type: z.string(),
+  action: z.enum(['removed_vectors', 'reindexed', 'deleted_rows']),
+  processed: z.number().int(),
+  ids: z.array(z.number().int()),
+});
+export type CleanupOrphansResponse = z.infer<typeof CleanupOrphansResponse>;
+
+export const RefreshSnippetStateResponse = z.object({
+  total_disk: z.number().int(),
+  total_index: z.number().int(),
+  marked_pending: z.number().int(),
+  reindexed: z.number().int(),
+  index_only: z.number().int(),
+});
+export type RefreshSnippetStateResponse = z.infer<typeof RefreshSnippetStateResponse>;
+
+export const IndexInspection = z.object({
+  index_type: z.string(),
+  dimension: z.number().int(),
+  embedder: z.string(),
+  total_vectors: z.number().int(),
+  total_snippets: z.number().int(),
+  pending: z.number().int(),
+  index_file_bytes: z.number(),
+  last_saved_at: z.string().nullable(),
+  sample: z.array(
+    z.object({
+      snippet_id: z.number().int(),
+      faiss_id: z.number().int().nullable(),
+      indexed_at: z.string().nullable(),
+      in_index: z.boolean(),
+    }),
+  ),
+});
+export type IndexInspection = z.infer<typeof IndexInspection>;

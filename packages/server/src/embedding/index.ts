@@ -1,0 +1,32 @@
+/** The embedding layer's public surface; see builtin-embedder.ts for the recipe. */
+export { dot, embedInBatches, normalizeInPlace, type Embedder } from './embedder.js';
+export {
+  BUILTIN_DIMENSION,
+  BUILTIN_EMBEDDER_ID,
+  BuiltinEmbedder,
+  DEFAULT_RECIPE,
+  loadBuiltinEmbedder,
+  loadBuiltinEmbedderSync,
+  prepareBuiltinModel,
+  type BuiltinRecipe,
+  type LoadedBuiltin,
+  type LoadOptions,
+} from './builtin-embedder.js';
+export {
+  BuiltinModel,
+  builtinModelPath,
+  prepareBuiltinModelSync,
+  type PrepareOptions,
+  type PrepareResult,
+} from './builtin-model.js';
+export {
+  createEmbedderPool,
+  EMBEDDER_WORKER_FILE,
+  EmbedderPool,
+  siblingModule,
+  type EmbedderPoolOptions,
+  type PoolEmbedResult,
+  type PoolRunOptions,
+} from './embedder-pool.js';
+export { tokenize } from './text-features.js';
+export { EVAL_SET, evaluateMrr, type EvalResult, type EvalSet } from './eval/evaluate.js';

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CreateScrapingRule,
+  ErrorBody,
+  IdParams,
+  ScrapingRule,
+  ScrapingRuleList,
+  UpdateScrapingRule,
+} from '@adam/contracts';
+import type { RuleService } from '../services/rule.service.js';
+
+const tags = ['scraping rules'];
+const errors = { 404: ErrorBody, 409: ErrorBody, 422: ErrorBody };
+
+export function ruleRoutes(rules: RuleService) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    app.get(
+      '/rules/scraping',
+      { schema: { tags, response: { 200: ScrapingRuleList } } },
+      async () => rules.list(),
+    );
+
+    app.post(
+      '/rules/scraping',
+      { schema: { tags, body: CreateScrapingRule, response: { 201: ScrapingRule, ...errors } } },
+      async (req, reply) => reply.status(201).send(rules.create(req.body)),
+    );
+
+    app.patch(
+      '/rules/scraping/:id',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          body: UpdateScrapingRule,
+          response: { 200: ScrapingRule, ...errors },
+        },
+      },
+      async (req) => rules.update(req.params.id, req.body),
+    );
+
+    app.delete(
+      '/rules/scraping/:id',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          response: { 200: z.object({ id: z.number(), deleted: z.literal(true) }), 404: ErrorBody },
+        },
+      },
+      async (req) => rules.delete(req.params.id),
+    );
+  };
+}

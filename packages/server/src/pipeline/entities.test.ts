@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
+import { datePatterns, extractEntities } from './entities.js';
+
+describe('extractEntities, English', () => {
+  it('finds people, organisations, places, dates and money', () => {
+    const e = extractEntities(EN.history, 'en');
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: 'Marie Curie', label: 'PERSON' },
+        { text: 'Pierre Curie', label: 'PERSON' },
+        { text: 'University of Paris', label: 'ORG' },
+        { text: 'Warsaw', label: 'GPE' },
+        { text: 'Paris', label: 'GPE' },
+        { text: '7 November 1867', label: 'DATE' },
+        { text: '$50,000', label: 'MONEY' },
+      ]),
+    );
+  });
+
+  it('deduplicates and drops honorifics and trailing punctuation', () => {
+    const e = extractEntities(
+      'Dr. John Smith works for Microsoft. John Smith lives in London. Microsoft grew by 12% in 2021.',
+      'en',
+    );
+    expect(e.filter((x) => x.text === 'John Smith')).toEqual([
+      { text: 'John Smith', label: 'PERSON' },
+    ]);
+    expect(e.filter((x) => x.text === 'Microsoft')).toHaveLength(1);
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: 'London', label: 'GPE' },
+        { text: '2021', label: 'DATE' },
+        { text: '12%', label: 'PERCENT' },
+      ]),
+    );
+    const keys = e.map((x) => `${x.label}:${x.text.toLowerCase()}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('extractEntities, other languages', () => {
+  it('finds titled persons, organisations, names and dates in French', () => {
+    const e = extractEntities(FR.history, 'fr');
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: 'Dupont', label: 'PERSON' },
+        { text: 'de Maintenon', label: 'PERSON' },
+        { text: 'Louis XIV', label: 'MISC' },
+        { text: '1789', label: 'DATE' },
+      ]),
+    );
+    expect(extractEntities(FR.quotes, 'fr')).toContainEqual({ text: '12.05.2024', label: 'DATE' });
+  });
+
+  it('finds Spanish titled persons and organisations', () => {
+    const e = extractEntities(ES.physics + ' ' + ES.history, 'es');
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: 'Martínez', label: 'PERSON' },
+        { text: 'López', label: 'PERSON' },
+        { text: 'Universidad de Salamanca', label: 'ORG' },
+      ]),
+    );
+  });
+
+  it('keeps German nouns apart from names and reads German dates', () => {
+    const e = extractEntities(DE.history + ' ' + DE.physics, 'de');
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: '13. August 1961', label: 'DATE' },
+        { text: '9. November 1989', label: 'DATE' },
+        { text: 'Max Planck', label: 'MISC' },
+        { text: 'Albert Einstein', label: 'MISC' },
+        { text: 'East Side Gallery', label: 'MISC' },
+      ]),
+    );
+    // Capitalised common nouns and the sentence-initial article are not names.
+    expect(e.map((x) => x.text)).not.toContain('Die Berliner Mauer');
+    expect(e.some((x) => x.text.includes('Arbeiten'))).toBe(false);
+  });
+});
+
+describe('datePatterns', () => {
+  it('reads written dates in each language', () => {
+    expect(datePatterns('Il est né le 1er mars 1850 à Lyon.', 'fr')).toContain('1er mars 1850');
+    expect(datePatterns('Llegó el 3 de mayo de 2021.', 'es')).toContain('3 de mayo de 2021');
+    expect(datePatterns('It opened on March 3, 2021.', 'en')).toContain('March 3, 2021');
+    expect(datePatterns('Am 3. Oktober 1990 endete die Teilung.', 'de')).toContain(
+      '3. Oktober 1990',
+    );
+    expect(datePatterns('Version 2024-05-12 und 12/05/2024.', 'de')).toEqual(
+      expect.arrayContaining(['2024-05-12', '12/05/2024']),
+    );
+    // A month name alone is no date ("Mars" is also a planet).
+    expect(datePatterns('La planète Mars est rouge.', 'fr')).toEqual([]);
+  });
+});

@@ -1,0 +1,247 @@
+import nlp from 'compromise';
+import winkNLP, { type ItemEntity, type WinkMethods } from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+import { splitSentences } from './sentences.js';
+import { fold, STOPWORDS } from './text.js';
+
+export type EntityLabel = 'PERSON' | 'ORG' | 'GPE' | 'DATE' | 'MONEY' | 'PERCENT' | 'MISC';
+
+export interface Entity {
+  text: string;
+  label: EntityLabel;
+}
+
+let wink: WinkMethods | undefined;
+// The model takes ~150 ms to load: only when the first English text arrives.
+function winkInstance(): WinkMethods {
+  wink ??= winkNLP(model);
+  return wink;
+}
+
+/**
+ * Named entities. English: compromise finds people, organisations and places (GPE), wink-nlp's
+ * recogniser dates, money and percentages. Other languages: dates by per-language patterns and,
+ * conservatively, runs of two or more capitalised words not at a sentence start as MISC.
+ * Deduplicated by label and text, in order of first appearance per kind.
+ */
+export function extractEntities(text: string, language = 'en'): Entity[] {
+  const found: Entity[] = language === 'en' ? english(text) : other(text, language);
+  return dedupe(found);
+}
+
+const HONORIFIC = /^(?:(?:dr|mr|mrs|ms|prof|sir|dame|lord|lady|st)\.?\s+)+/i;
+
+function clean(s: string): string {
+  return s
+    .replace(/[’']s$/u, '')
+    .replace(/^[\s"'“‘«(]+|[\s"'”’»),.;:!?]+$/gu, '')
+    .trim();
+}
+
+function english(text: string): Entity[] {
+  const doc = nlp(text);
+  const out: Entity[] = [];
+  const add = (values: unknown, label: EntityLabel, strip = false) => {
+    if (!Array.isArray(values)) return;
+    for (const v of values) {
+      if (typeof v !== 'string') continue;
+      const t = clean(strip ? v.replace(HONORIFIC, '') : v);
+      if (t && /\p{Lu}/u.test(t)) out.push({ text: t, label });
+    }
+  };
+  add(doc.people().out('array'), 'PERSON', true);
+  add(doc.organizations().out('array'), 'ORG');
+  add(doc.places().out('array'), 'GPE');
+
+  const w = winkInstance();
+  w.readDoc(text)
+    .entities()
+    .each((e: ItemEntity) => {
+      const d = e.out(w.its.detail);
+      if (typeof d === 'string') return;
+      const label = WINK_LABELS[d.type];
+      if (label) out.push({ text: clean(d.value), label });
+    });
+  for (const d of datePatterns(text, 'en')) out.push({ text: d, label: 'DATE' });
+  return dropContained(out, 'PERSON');
+}
+
+const WINK_LABELS: Record<string, EntityLabel> = {
+  DATE: 'DATE',
+  MONEY: 'MONEY',
+  PERCENT: 'PERCENT',
+};
+
+/** "Curie" alone adds nothing when "Marie Curie" is there. */
+function dropContained(entities: Entity[], label: EntityLabel): Entity[] {
+  const names = entities.filter((e) => e.label === label).map((e) => e.text);
+  return entities.filter(
+    (e) =>
+      e.label !== label ||
+      /\s/.test(e.text) ||
+      !names.some((n) => n !== e.text && n.split(/\s+/).includes(e.text)),
+  );
+}
+
+const MONTHS: Record<string, string> = {
+  en: 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec',
+  fr: 'janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre',
+  es: 'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre',
+  de: 'januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember',
+};
+const WEEKDAYS: Record<string, string> = {
+  en: 'monday|tuesday|wednesday|thursday|friday|saturday|sunday',
+  fr: 'lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche',
+  es: 'lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo',
+  de: 'montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag',
+};
+// Prepositions that make a bare four-digit number a year: "en 1789", "im Jahr 1961".
+const YEAR_CUES: Record<string, string> = {
+  en: 'in|since|by|until|from|during|of',
+  fr: 'en|depuis|vers|dès|des|jusqu’en|de|à',
+  es: 'en|desde|hacia|hasta|de|del año|el año',
+  de: 'im jahr|im jahre|in|seit|bis|ab|um|von',
+};
+
+const YEAR = '(?:1[0-9]{3}|20[0-9]{2})';
+const NUMERIC_DATE = new RegExp(
+  `\\b(?:\\d{1,2}[./-]\\d{1,2}[./-](?:\\d{4}|\\d{2})|\\d{4}-\\d{2}-\\d{2})\\b`,
+  'gu',
+);
+
+/** Dates written out in the language: "12 mars 2024", "3 de mayo de 2021", "13. August 1961". */
+export function datePatterns(text: string, language: string): string[] {
+  const out: string[] = [...(text.match(NUMERIC_DATE) ?? [])];
+  const months = MONTHS[language];
+  if (months) {
+    const m = `(?:${months})`;
+    const patterns: Record<string, string> = {
+      en: `(?:\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?${m}\\.?(?:,?\\s+${YEAR})?|${m}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+${YEAR})?|${m}\\s+${YEAR})`,
+      fr: `(?:\\d{1,2}(?:er)?\\s+${m}(?:\\s+${YEAR})?|${m}\\s+${YEAR})`,
+      es: `(?:\\d{1,2}\\s+de\\s+${m}(?:\\s+de(?:l)?\\s+${YEAR})?|${m}\\s+de(?:l)?\\s+${YEAR})`,
+      de: `(?:\\d{1,2}\\.\\s*${m}(?:\\s+${YEAR})?|${m}\\s+${YEAR})`,
+    };
+    const re = new RegExp(
+      `(?<![\\p{L}\\p{N}])${patterns[language] ?? ''}(?![\\p{L}\\p{N}])`,
+      'giu',
+    );
+    out.push(...(text.match(re) ?? []));
+  }
+  const cues = YEAR_CUES[language];
+  if (cues) {
+    const re = new RegExp(`(?<![\\p{L}])(?:${cues})\\s+(${YEAR})(?![\\p{N}])`, 'giu');
+    for (const match of text.matchAll(re)) if (match[1]) out.push(match[1]);
+  }
+  return out.map((d) => d.trim());
+}
+
+const CONNECTORS = new Set(['de', 'du', 'des', 'la', 'del', 'van', 'von', 'di', 'da', 'y', 'of']);
+const ROMAN = /^[IVXLCDM]+$/;
+// Titles that announce a person's name ("M. Dupont", "la Sra. López", "Herr Müller").
+const TITLES: Record<string, Set<string>> = {
+  fr: new Set(['M', 'Mme', 'Mlle', 'Mgr', 'Me', 'Dr', 'Pr', 'Maître', 'Monsieur', 'Madame']),
+  es: new Set(['Sr', 'Sra', 'Srta', 'Don', 'Doña', 'Dr', 'Dra', 'Señor', 'Señora']),
+  de: new Set(['Herr', 'Frau', 'Dr', 'Prof']),
+};
+const DEFAULT_TITLES = new Set(['Dr', 'Prof']);
+// A name run containing one of these words is an organisation.
+const ORG_WORD =
+  /^(?:universi|institut|museum|musee|museo|akademie|academie|academia|societe|sociedad|gesellschaft|compagnie|compania|bank|banque|banco|minist|parti$|partido|partei|gmbh$|ag$|sa$|verein|fundacion|fondation|stiftung|orchest|orquesta|regierung|gouvernement|gobierno|conseil|consejo|assemblee|asamblea|bundestag|senat|comite|comision|kommission)/;
+
+interface Run {
+  words: string[];
+  person: boolean;
+}
+
+function other(text: string, language: string): Entity[] {
+  const out: Entity[] = datePatterns(text, language).map((t) => ({ text: t, label: 'DATE' }));
+  const calendar = new RegExp(
+    `^(?:${[MONTHS[language], WEEKDAYS[language]].filter(Boolean).join('|') || 'x^'})$`,
+    'iu',
+  );
+  const titles = TITLES[language] ?? DEFAULT_TITLES;
+  // German capitalises every noun ("Arbeiten von Max Planck"): no connectors there, and no run
+  // may start a sentence.
+  const german = language === 'de';
+  const connectors = german ? new Set<string>() : CONNECTORS;
+
+  for (const sentence of splitSentences(text, language)) {
+    const tokens = [...sentence.matchAll(/\p{L}[\p{L}\p{M}'’-]*|\p{N}+/gu)];
+    let run: Run = { words: [], person: false };
+    let afterTitle = false;
+    let prevEnd = 0;
+    const flush = () => {
+      const words = [...run.words];
+      while (words.length && connectors.has(words.at(-1) ?? '')) words.pop();
+      const entity = nameEntity(words, run.person);
+      if (entity) out.push(entity);
+      run = { words: [], person: false };
+    };
+    tokens.forEach((m, k) => {
+      const tok = m[0];
+      const gap = sentence.slice(prevEnd, m.index);
+      prevEnd = m.index + tok.length;
+      // Punctuation ends a name, except the period of a title ("M. Dupont").
+      if (/[^\s.]/u.test(gap) || (gap.includes('.') && !afterTitle)) flush();
+      if (titles.has(tok)) {
+        flush();
+        afterTitle = true;
+        return;
+      }
+      // The particle of a titled name: "Mme de Maintenon".
+      if (afterTitle && connectors.has(tok)) {
+        run.words.push(tok);
+        return;
+      }
+      const capital = /^\p{Lu}/u.test(tok) && !calendar.test(tok);
+      const numeral = ROMAN.test(tok);
+      if (capital && (!numeral || run.words.length > 0)) {
+        const next = tokens[k + 1]?.[0] ?? '';
+        const startOk =
+          k > 0 || afterTitle || (!german && !STOPWORDS.has(fold(tok)) && /^\p{Lu}/u.test(next));
+        if (startOk) {
+          run.words.push(tok);
+          if (afterTitle) run.person = true;
+        } else {
+          flush();
+        }
+      } else if (run.words.length && connectors.has(tok)) {
+        run.words.push(tok);
+      } else {
+        flush();
+      }
+      afterTitle = false;
+    });
+    flush();
+  }
+  return out;
+}
+
+/** Label of a run of capitalised words, or null when it is too weak a signal. */
+function nameEntity(words: string[], person: boolean): Entity | null {
+  if (words.length === 0) return null;
+  const text = words.join(' ');
+  if (person) return { text, label: 'PERSON' };
+  // "Saint-Louis", "West-Berlin": capitalised parts of a hyphenated word count one by one.
+  const parts = words.flatMap((w) => w.split('-')).filter((w) => /^\p{Lu}/u.test(w));
+  const isOrg = words.some((w) => ORG_WORD.test(fold(w)));
+  if (parts.length >= 2) return { text, label: isOrg ? 'ORG' : 'MISC' };
+  if (words.length === 1 && isAcronym(text)) return { text, label: 'MISC' };
+  return null;
+}
+
+function isAcronym(w: string): boolean {
+  return /^\p{Lu}{2,6}$/u.test(w) && !ROMAN.test(w);
+}
+
+function dedupe(entities: Entity[]): Entity[] {
+  const seen = new Set<string>();
+  const out: Entity[] = [];
+  for (const e of entities) {
+    const key = `${e.label}\u0000${e.text.toLowerCase()}`;
+    if (!e.text || seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,257 @@
+import { BadRequest, NotFound, Unprocessable } from '../lib/errors.js';
+import { FetchError } from './fetch-error.js';
+import type { SafeFetcher } from './safe-fetcher.js';
+
+export interface EncyclopediaArticle {
+  /** The article's title after normalisation and redirects. */
+  title: string;
+  /** Plain text, reference sections dropped, headings as plain lines. */
+  text: string;
+  /** The article's page. */
+  url: string;
+  language: string;
+  /** The title asked for, when a redirect led elsewhere. */
+  redirected_from?: string;
+}
+
+export interface EncyclopediaClientOptions {
+  /** 'https://{lang}.wikipedia.org' (ADAM_WIKIPEDIA_URL) or a plain base such as a local fake. */
+  baseUrl: string;
+  fetcher: SafeFetcher;
+}
+
+/** MediaWiki's byte limit for a title. */
+const MAX_TITLE_BYTES = 255;
+
+/** 'Article 'Xyz' not found on en.wikipedia' while staying a NotFound (404). */
+export class ArticleNotFound extends NotFound {
+  constructor(title: string, wiki: string) {
+    super('article', title);
+    this.message = `Article '${title}' not found on ${wiki}`;
+  }
+}
+
+/** Reads encyclopedia articles as plain text through the MediaWiki action API (TextExtracts). */
+export class EncyclopediaClient {
+  private readonly baseUrl: string;
+  private readonly fetcher: SafeFetcher;
+
+  constructor(opts: EncyclopediaClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.fetcher = opts.fetcher;
+  }
+
+  async fetchArticle(title: string, language = 'en'): Promise<EncyclopediaArticle> {
+    const lang = validateLanguage(language);
+    const wanted = sanitizeTitle(title);
+    const wiki = `${lang}.wikipedia`;
+    const base = this.baseUrl.replaceAll('{lang}', lang);
+    const params = new URLSearchParams({
+      action: 'query',
+      prop: 'extracts',
+      explaintext: '1',
+      exsectionformat: 'wiki',
+      redirects: '1',
+      format: 'json',
+      formatversion: '2',
+      titles: wanted,
+    });
+    const res = await this.fetcher.fetch(`${base}/w/api.php?${params}`, {
+      accept: 'application/json',
+    });
+
+    let data: ApiAnswer;
+    try {
+      data = JSON.parse(res.body.toString('utf8')) as ApiAnswer;
+    } catch {
+      throw new FetchError(
+        'bad_response',
+        `The encyclopedia API at ${res.url} did not answer JSON (Content-Type '${res.contentType}')`,
+        res.url,
+      );
+    }
+    if (data.error) {
+      throw new FetchError(
+        'bad_response',
+        `The encyclopedia API (${wiki}) refused the request: ${data.error.info ?? data.error.code ?? 'unknown error'}`,
+        res.url,
+      );
+    }
+
+    const page = data.query?.pages?.[0];
+    if (!page) {
+      throw new FetchError(
+        'bad_response',
+        `The encyclopedia API (${wiki}) answered no page for '${wanted}'`,
+        res.url,
+      );
+    }
+    if (page.invalid) {
+      throw new BadRequest(
+        `Invalid title '${wanted}' for ${wiki}: ${page.invalidreason ?? 'not a valid title'}`,
+      );
+    }
+    if (page.missing || page.extract === undefined) throw new ArticleNotFound(wanted, wiki);
+
+    const text = cleanExtract(page.extract);
+    if (!text) throw new Unprocessable(`Article '${page.title}' on ${wiki} has no text`);
+    const finalTitle = page.title ?? wanted;
+    const redirected = (data.query?.redirects?.length ?? 0) > 0;
+    return {
+      title: finalTitle,
+      text,
+      url: `${base}/wiki/${encodeURIComponent(finalTitle.replace(/ /g, '_'))}`,
+      language: lang,
+      ...(redirected ? { redirected_from: wanted } : {}),
+    };
+  }
+}
+
+interface ApiAnswer {
+  error?: { code?: string; info?: string };
+  query?: {
+    normalized?: { from: string; to: string }[];
+    redirects?: { from: string; to: string }[];
+    pages?: {
+      title?: string;
+      missing?: boolean;
+      invalid?: boolean;
+      invalidreason?: string;
+      extract?: string;
+    }[];
+  };
+}
+
+/** 'en', 'fr', 'als': a 2–3 letter code, lower-cased; anything else is a 400. */
+export function validateLanguage(language: string): string {
+  const lang = language.trim().toLowerCase();
+  if (!/^[a-z]{2,3}$/.test(lang)) {
+    throw new BadRequest(
+      `Invalid language '${language}': use a 2 or 3 letter code such as 'en' or 'fr'`,
+    );
+  }
+  return lang;
+}
+
+/**
+ * A title as MediaWiki accepts it: a pasted article URL gives its title; percent-escapes are
+ * decoded; '#' starts a section anchor, so it and what follows go; the other characters
+ * MediaWiki forbids (<>[]|{}) and control characters are removed; underscores become spaces;
+ * whitespace collapses; at most 255 UTF-8 bytes. Empty → 400 'Title is required'.
+ */
+export function sanitizeTitle(title: string): string {
+  let t = title.trim();
+  const fromUrl = /^https?:\/\/[^/]+\/wiki\/([^?]+)/i.exec(t);
+  if (fromUrl?.[1]) t = fromUrl[1];
+  if (/%[0-9a-f]{2}/i.test(t)) {
+    try {
+      t = decodeURIComponent(t);
+    } catch {
+      // not a valid escape sequence: keep the text as typed
+    }
+  }
+  t = t.split('#')[0] ?? '';
+  t = t
+    // eslint-disable-next-line no-control-regex
+    .replace(/[<>[\]|{}\u0000-\u001f\u007f]/g, '')
+    .replace(/_/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (Buffer.byteLength(t, 'utf8') > MAX_TITLE_BYTES) {
+    const bytes = Buffer.from(t, 'utf8').subarray(0, MAX_TITLE_BYTES);
+    // Decoding drops a character cut in half as U+FFFD, which is then removed.
+    t = bytes
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '')
+      .trim();
+  }
+  if (!t) throw new BadRequest('Title is required');
+  return t;
+}
+
+/** Section titles whose content is apparatus, not prose (en, fr, es, de). */
+const APPARATUS_SECTIONS = new Set(
+  [
+    'references',
+    'see also',
+    'external links',
+    'bibliography',
+    'notes',
+    'notes and references',
+    'further reading',
+    'sources',
+    'citations',
+    'footnotes',
+    'références',
+    'voir aussi',
+    'liens externes',
+    'notes et références',
+    'bibliographie',
+    'articles connexes',
+    'annexes',
+    'referencias',
+    'véase también',
+    'enlaces externos',
+    'bibliografía',
+    'notas',
+    'einzelnachweise',
+    'weblinks',
+    'literatur',
+    'siehe auch',
+    'anmerkungen',
+    'quellen',
+  ].map((s) => s.normalize('NFC')),
+);
+
+/**
+ * Turns a TextExtracts plain-text extract into article text: apparatus sections (References,
+ * See also, Liens externes…) go with their subsections, '== Heading ==' lines become plain
+ * heading lines, headings left with no text under them go, blank lines collapse.
+ */
+export function cleanExtract(extract: string): string {
+  type Line = { heading: number; text: string };
+  const lines: Line[] = extract
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((raw) => {
+      const m = /^(={2,6})\s*(.*?)\s*\1\s*$/.exec(raw.trim());
+      return m ? { heading: (m[1] ?? '').length, text: m[2] ?? '' } : { heading: 0, text: raw };
+    });
+
+  // Drop apparatus sections: from their heading to the next heading of the same or higher level.
+  const kept: Line[] = [];
+  let dropLevel = 0;
+  for (const line of lines) {
+    if (line.heading) {
+      if (dropLevel && line.heading > dropLevel) continue;
+      dropLevel = 0;
+      const name = line.text.toLowerCase().replace(/\s+/g, ' ').trim().normalize('NFC');
+      if (APPARATUS_SECTIONS.has(name)) {
+        dropLevel = line.heading;
+        continue;
+      }
+    } else if (dropLevel) continue;
+    kept.push(line);
+  }
+
+  // Drop headings with no prose before the next heading of the same or higher level.
+  const out: string[] = [];
+  kept.forEach((line, i) => {
+    if (!line.heading) {
+      out.push(line.text.replace(/[ \t\u00a0]+/g, ' ').trim());
+      return;
+    }
+    for (let j = i + 1; j < kept.length; j++) {
+      const next = kept[j] as Line;
+      if (next.heading && next.heading <= line.heading) break;
+      if (!next.heading && next.text.trim()) {
+        out.push('', line.text, '');
+        return;
+      }
+    }
+  });
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { CHROMIUM } from '../playwright.config';
+
+/** Outside CI, a machine without Debian's chromium skips the browser tests and says why. */
+export function requireChromium(): void {
+  test.skip(
+    !fs.existsSync(CHROMIUM) && !process.env.CI,
+    `Chromium not found at ${CHROMIUM}: install it with 'apt-get install chromium' to run the end-to-end tests`,
+  );
+}
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin' };
+
+export async function fillLogin(page: Page, email = ADMIN.email, password = ADMIN.password) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Access Control Center' }).click();
+}
+
+export async function login(page: Page) {
+  await page.goto('/');
+  await fillLogin(page);
+  await expect(page).toHaveURL(/\/dashboard\/overview$/);
+}
+
+export function totp(secret: string, at = Date.now()): string {
+  return new OTPAuth.TOTP({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    digits: 6,
+    period: 30,
+    algorithm: 'SHA1',
+  }).generate({ timestamp: at });
+}
+
+export function toast(page: Page, text: string | RegExp) {
+  return page.locator('.mantine-Notification-root').filter({ hasText: text });
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function Agent2EvolutionScreen() {
+  return <NotAvailableYet title="Evolution Monitor" />;
+}

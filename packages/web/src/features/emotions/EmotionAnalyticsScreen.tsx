@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function EmotionAnalyticsScreen() {
+  return <NotAvailableYet title="Emotion Analytics" />;
+}

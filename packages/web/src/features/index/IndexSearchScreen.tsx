@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function IndexSearchScreen() {
+  return <NotAvailableYet title="Index Search" />;
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function IndexStatsScreen() {
+  return <NotAvailableYet title="Index Statistics" />;
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function BackupsScreen() {
+  return <NotAvailableYet title="Backups" />;
+}

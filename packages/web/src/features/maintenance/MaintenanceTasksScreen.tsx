@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function MaintenanceTasksScreen() {
+  return <NotAvailableYet title="Maintenance Tasks" />;
+}

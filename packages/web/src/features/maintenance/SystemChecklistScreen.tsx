@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function SystemChecklistScreen() {
+  return <NotAvailableYet title="System Checklist" />;
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function ModelManagementScreen() {
+  return <NotAvailableYet title="Model Management" />;
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function PerformanceMonitoringScreen() {
+  return <NotAvailableYet title="Performance Monitoring" />;
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function OverviewScreen() {
+  return <NotAvailableYet title="System Overview" />;
+}

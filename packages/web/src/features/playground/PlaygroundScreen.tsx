@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function PlaygroundScreen() {
+  return <NotAvailableYet title="Playground" />;
+}

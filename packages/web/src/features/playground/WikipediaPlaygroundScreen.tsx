@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function WikipediaPlaygroundScreen() {
+  return <NotAvailableYet title="Wikipedia Playground" />;
+}

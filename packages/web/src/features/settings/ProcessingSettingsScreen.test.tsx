@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { DEFAULT_PROCESSING_SETTINGS, ProcessingSettings } from '@adam/contracts';
+import { json, mockFetch } from '../../test/fetchMock';
+import { renderApp } from '../../test/renderApp';
+import { loggedIn } from '../../test/session';
+
+const stored = { ...DEFAULT_PROCESSING_SETTINGS, embedding_model: 'all-mpnet-base-v2' as const };
+
+describe('Processing Settings', () => {
+  it('loads the stored values; the dimension is fixed at 384', async () => {
+    mockFetch({ ...loggedIn(), 'GET /admin/settings/processing': json(stored) });
+    renderApp('/dashboard/settings/processing');
+    expect(await screen.findByText('Embedding Configuration')).toBeInTheDocument();
+    expect(screen.getByText('Quality Filters')).toBeInTheDocument();
+    expect(screen.getByLabelText('Batch Size')).toHaveValue('32');
+    expect(screen.getByLabelText('Min Quality Score')).toHaveValue('0.4');
+    expect(screen.getByLabelText('Segmenter Model')).toHaveValue('builtin');
+    expect(screen.getByDisplayValue('all-mpnet-base-v2 (Balanced)')).toBeInTheDocument();
+    const dimension = screen.getByLabelText('Dimension');
+    expect(dimension).toHaveValue('384');
+    expect(dimension).toHaveAttribute('readonly');
+  });
+
+  it('sends all fifteen fields under settings and shows the saved values', async () => {
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /admin/settings/processing': json(stored),
+      'PUT /admin/settings/processing': (call) => {
+        const { settings } = call.body as { settings: Record<string, unknown> };
+        // The server answers the stored group, here with its own normalisation.
+        return json({ ...settings, segmenter_model: 'builtin-v2' });
+      },
+    });
+    renderApp('/dashboard/settings/processing');
+    const u = userEvent.setup();
+    const batch = await screen.findByLabelText('Batch Size');
+    await u.clear(batch);
+    await u.type(batch, '64');
+    await u.click(screen.getByRole('button', { name: 'Apply Processing Settings' }));
+
+    expect(await screen.findByText('Processing settings saved')).toBeInTheDocument();
+    const [put] = callsTo('PUT', '/admin/settings/processing');
+    const { settings } = put?.body as { settings: Record<string, unknown> };
+    expect(Object.keys(settings).sort()).toEqual(Object.keys(ProcessingSettings.shape).sort());
+    expect(Object.keys(settings)).toHaveLength(15);
+    expect(settings.embedding_batch_size).toBe(64);
+    expect(ProcessingSettings.safeParse(settings).success).toBe(true);
+    await waitFor(() => expect(screen.getByLabelText('Segmenter Model')).toHaveValue('builtin-v2'));
+  });
+
+  it('shows a 422 as a toast with the detail and as the error of the named field', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'GET /admin/settings/processing': json(stored),
+      'PUT /admin/settings/processing': json(
+        {
+          detail: 'segment_min_length: must not exceed segment_max_length',
+          errors: [{ field: 'segment_min_length', message: 'must not exceed segment_max_length' }],
+        },
+        422,
+      ),
+    });
+    renderApp('/dashboard/settings/processing');
+    const u = userEvent.setup();
+    await screen.findByLabelText('Batch Size');
+    await u.click(screen.getByRole('button', { name: 'Apply Processing Settings' }));
+    expect(
+      await screen.findByText('segment_min_length: must not exceed segment_max_length'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('must not exceed segment_max_length')).toBeInTheDocument();
+    expect(screen.getByLabelText('Segment Min Length')).toHaveAttribute('aria-invalid', 'true');
+  });
+});

@@ -1,0 +1,224 @@
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  Center,
+  Grid,
+  Loader,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconDeviceFloppy } from '@tabler/icons-react';
+import {
+  EMBEDDING_DIMENSION,
+  EMBEDDING_MODELS,
+  PROCESSING_BOUNDS,
+  type ProcessingSettings,
+} from '@adam/contracts';
+import { isApiError } from '../../api/client';
+import { PageHeader } from '../../components/PageHeader';
+import { SettingsCard } from '../../components/SettingsCard';
+import { toast } from '../../layout/toasts';
+import { useSaveSettingsSection, useSettingsSection } from './settings.api';
+
+type NumericField = keyof typeof PROCESSING_BOUNDS;
+/** Number inputs hold a string while empty or half-typed. */
+type ProcessingForm = {
+  [K in keyof ProcessingSettings]: ProcessingSettings[K] extends number
+    ? number | string
+    : ProcessingSettings[K];
+};
+type FieldErrors = Partial<Record<keyof ProcessingSettings, string>>;
+
+const QUALITY_FIELDS: { field: Exclude<NumericField, 'embedding_batch_size'>; label: string }[] = [
+  { field: 'min_quality_score', label: 'Min Quality Score' },
+  { field: 'min_content_length', label: 'Min Content Length' },
+  { field: 'min_word_count', label: 'Min Word Count' },
+  { field: 'segment_min_length', label: 'Segment Min Length' },
+  { field: 'segment_max_length', label: 'Segment Max Length' },
+  { field: 'segment_min_words', label: 'Segment Min Words' },
+  { field: 'segment_quality_threshold', label: 'Segment Quality Threshold' },
+  { field: 'segment_max_tokens', label: 'Segment Max Tokens' },
+  { field: 'segment_max_sentences', label: 'Segment Max Sentences' },
+  { field: 'segment_overlap', label: 'Segment Overlap' },
+  { field: 'max_concurrent_scrapes', label: 'Max Concurrent Scrapes' },
+];
+
+const FIELD_ORDER: (keyof ProcessingSettings)[] = [
+  'embedding_model',
+  'embedding_batch_size',
+  'min_quality_score',
+  'min_content_length',
+  'min_word_count',
+  'segment_min_length',
+  'segment_max_length',
+  'segment_min_words',
+  'segment_quality_threshold',
+  'segment_max_tokens',
+  'segment_max_sentences',
+  'segment_overlap',
+  'segmenter_model',
+  'smart_segmentation',
+  'max_concurrent_scrapes',
+];
+
+/** The fifteen fields as sent: numbers as numbers, an emptied number input as null. */
+function toPayload(form: ProcessingForm): Record<string, unknown> {
+  const payload: Record<string, unknown> = {};
+  for (const field of FIELD_ORDER) {
+    const value = form[field];
+    if (field in PROCESSING_BOUNDS && typeof value === 'string') {
+      payload[field] = value.trim() === '' ? null : Number(value);
+    } else {
+      payload[field] = value;
+    }
+  }
+  return payload;
+}
+
+function boundsProps(field: NumericField) {
+  const bounds: { min: number; max?: number; step?: number } = PROCESSING_BOUNDS[field];
+  const step = bounds.step ?? 1;
+  return {
+    min: bounds.min,
+    max: bounds.max,
+    step,
+    decimalScale: step < 1 ? 2 : 0,
+    allowDecimal: step < 1,
+    allowNegative: false,
+    clampBehavior: 'blur' as const,
+  };
+}
+
+/** Processing Settings (spec 000 §2, §3): the group `processing` of GET/PUT /admin/settings. */
+export function ProcessingSettingsScreen() {
+  const { data, isLoading, isError } = useSettingsSection('processing');
+  const save = useSaveSettingsSection('processing');
+  const [form, setForm] = useState<ProcessingForm | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  useEffect(() => {
+    if (data) setForm(data);
+  }, [data]);
+
+  if (isLoading || (!form && !isError)) {
+    return (
+      <Center mih="40vh">
+        <Loader />
+      </Center>
+    );
+  }
+  if (!form) {
+    return (
+      <>
+        <PageHeader title="Processing Settings" />
+        <Text c="dimmed">The processing settings could not be loaded.</Text>
+      </>
+    );
+  }
+
+  const set = <K extends keyof ProcessingForm>(field: K, value: ProcessingForm[K]) => {
+    setForm((current) => (current ? { ...current, [field]: value } : current));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const apply = () => {
+    setErrors({});
+    save.mutate(toPayload(form), {
+      onSuccess: (saved) => {
+        setForm(saved);
+        toast.success('Processing settings saved');
+      },
+      // The request-error handler has already shown the detail as a toast.
+      onError: (error) => {
+        if (!isApiError(error)) return;
+        const found: FieldErrors = {};
+        for (const field of FIELD_ORDER) {
+          const message = error.fieldError(field);
+          if (message) found[field] = message;
+        }
+        setErrors(found);
+      },
+    });
+  };
+
+  return (
+    <Stack gap="lg" maw={980}>
+      <PageHeader
+        title="Processing Settings"
+        description="How sources are cut into snippets, filtered and embedded."
+      />
+
+      <SettingsCard title="Embedding Configuration">
+        <Grid>
+          <Grid.Col span={{ base: 12, md: 6 }}>
+            <Select
+              label="Embedding Model"
+              data={EMBEDDING_MODELS.map(({ value, label }) => ({ value, label }))}
+              value={form.embedding_model}
+              onChange={(v) =>
+                v && set('embedding_model', v as ProcessingSettings['embedding_model'])
+              }
+              error={errors.embedding_model}
+              allowDeselect={false}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+            <NumberInput
+              label="Batch Size"
+              {...boundsProps('embedding_batch_size')}
+              value={form.embedding_batch_size}
+              onChange={(v) => set('embedding_batch_size', v)}
+              error={errors.embedding_batch_size}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+            <NumberInput label="Dimension" value={EMBEDDING_DIMENSION} readOnly variant="filled" />
+          </Grid.Col>
+        </Grid>
+      </SettingsCard>
+
+      <SettingsCard title="Quality Filters">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {QUALITY_FIELDS.map(({ field, label }) => (
+            <NumberInput
+              key={field}
+              label={label}
+              {...boundsProps(field)}
+              value={form[field]}
+              onChange={(v) => set(field, v)}
+              error={errors[field]}
+            />
+          ))}
+          <TextInput
+            label="Segmenter Model"
+            value={form.segmenter_model}
+            onChange={(e) => set('segmenter_model', e.currentTarget.value)}
+            error={errors.segmenter_model}
+          />
+          <Switch
+            label="Smart Segmentation"
+            checked={form.smart_segmentation}
+            onChange={(e) => set('smart_segmentation', e.currentTarget.checked)}
+            error={errors.smart_segmentation}
+            mt={{ sm: 30 }}
+          />
+        </SimpleGrid>
+      </SettingsCard>
+
+      <div>
+        <Button
+          onClick={apply}
+          loading={save.isPending}
+          leftSection={<IconDeviceFloppy size={16} />}
+        >
+          Apply Processing Settings
+        </Button>
+      </div>
+    </Stack>
+  );
+}

@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function SnippetsSearchScreen() {
+  return <NotAvailableYet title="Snippets Search" />;
+}

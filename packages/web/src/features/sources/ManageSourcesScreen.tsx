@@ -1,0 +1,5 @@
+import { NotAvailableYet } from '../../components/NotAvailableYet';
+
+export function ManageSourcesScreen() {
+  return <NotAvailableYet title="Manage Sources" />;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch, noContent } from '../test/fetchMock';
+import { renderApp } from '../test/renderApp';
+import { loggedIn } from '../test/session';
+import { API_KEY_STORAGE_KEY, LOGGED_IN_STORAGE_KEY } from '../session/storage';
+import { EXPANDED_MENUS_STORAGE_KEY } from './useExpandedMenus';
+
+const menu = () => screen.getByRole('navigation', { name: 'Agent 1 menu' });
+const groupToggle = (label: string) =>
+  within(menu())
+    .getAllByRole('button')
+    .find((el) => el.textContent === label) as HTMLElement;
+
+describe('sidebar', () => {
+  it('saves group expansion to local storage and restores it on the next visit', async () => {
+    mockFetch(loggedIn());
+    const app = renderApp('/dashboard/overview');
+    const u = userEvent.setup();
+    await screen.findByRole('heading', { name: 'System Overview' });
+    expect(within(menu()).queryByRole('link', { name: 'Statistics' })).not.toBeInTheDocument();
+
+    await u.click(groupToggle('Index'));
+    expect(await within(menu()).findByRole('link', { name: 'Statistics' })).toBeVisible();
+    expect(JSON.parse(window.localStorage.getItem(EXPANDED_MENUS_STORAGE_KEY) ?? '{}')).toEqual({
+      index: true,
+    });
+
+    app.remount();
+    await screen.findByRole('heading', { name: 'System Overview' });
+    expect(within(menu()).getByRole('link', { name: 'Statistics' })).toBeVisible();
+    expect(within(menu()).queryByRole('link', { name: 'Real-time' })).not.toBeInTheDocument();
+
+    await u.click(groupToggle('Index'));
+    await waitFor(() =>
+      expect(JSON.parse(window.localStorage.getItem(EXPANDED_MENUS_STORAGE_KEY) ?? '{}')).toEqual({
+        index: false,
+      }),
+    );
+  });
+
+  it('opens the group of the tab in the address bar', async () => {
+    mockFetch(loggedIn());
+    renderApp('/dashboard/settings/general');
+    await screen.findByRole('heading', { name: 'General Settings' });
+    expect(within(menu()).getByRole('link', { name: 'Security' })).toBeVisible();
+    expect(within(menu()).getByRole('link', { name: 'General' })).toHaveAttribute(
+      'href',
+      '/dashboard/settings/general',
+    );
+  });
+
+  it('shows system status and the CPU and memory use from /metrics/realtime', async () => {
+    mockFetch(loggedIn());
+    renderApp('/dashboard/overview');
+    const status = await screen.findByLabelText('System status');
+    expect(within(status).getByText('online')).toBeInTheDocument();
+    expect(await within(status).findByText('37.5%')).toBeInTheDocument();
+    expect(within(status).getByText('61.2%')).toBeInTheDocument();
+  });
+});
+
+describe('header', () => {
+  it('shows the latency of the metrics poll and a segment rate', async () => {
+    mockFetch(loggedIn());
+    renderApp('/dashboard/overview');
+    expect(await screen.findByText(/^\d+ ms$/)).toBeInTheDocument();
+    expect(screen.getByText('0.0 seg/s')).toBeInTheDocument();
+  });
+
+  it('polls at metrics_refresh_ms while monitoring is on, and stops when it is off', async () => {
+    const routes = loggedIn();
+    const { callsTo } = mockFetch({
+      ...routes,
+      'GET /admin/settings/resources': json({ metrics_refresh_ms: 1000 }),
+    });
+    renderApp('/dashboard/overview');
+    const u = userEvent.setup();
+    await waitFor(() => expect(callsTo('GET', '/metrics/realtime').length).toBeGreaterThan(0));
+    await waitFor(() => expect(callsTo('GET', '/metrics/realtime').length).toBeGreaterThan(1), {
+      timeout: 2500,
+    });
+
+    const toggle = screen.getByRole('switch', { name: 'Monitoring On' });
+    expect(toggle).toBeChecked();
+    await u.click(toggle);
+    expect(screen.getByRole('switch', { name: 'Monitoring Off' })).not.toBeChecked();
+    const count = callsTo('GET', '/metrics/realtime').length;
+    await act(() => new Promise((r) => setTimeout(r, 1500)));
+    expect(callsTo('GET', '/metrics/realtime')).toHaveLength(count);
+  });
+
+  it('has a user menu with the name, Security and Logout', async () => {
+    mockFetch(loggedIn());
+    const app = renderApp('/dashboard/overview');
+    const u = userEvent.setup();
+    await screen.findByRole('heading', { name: 'System Overview' });
+    const trigger = screen.getByRole('button', { name: 'User menu' });
+    expect(trigger).toHaveTextContent('Ada Admin');
+
+    await u.click(trigger);
+    const security = await screen.findByRole('menuitem', { name: 'Security' });
+    expect(screen.getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
+    await u.click(security);
+    await waitFor(() => expect(app.location()).toBe('/dashboard/settings/security'));
+    await waitFor(() => expect(screen.queryByRole('menuitem')).not.toBeInTheDocument());
+  });
+
+  it('logs out: POST /auth/logout, clears the session, goes to /', async () => {
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'POST /auth/logout': noContent(),
+      'GET /config/public': json({
+        segment_max_tokens: 384,
+        segment_max_sentences: 3,
+        segmenter_model: 'builtin',
+        default_credentials_in_use: false,
+        default_credentials: null,
+        version: '0.1.0',
+      }),
+    });
+    const app = renderApp('/dashboard/overview');
+    const u = userEvent.setup();
+    await screen.findByRole('heading', { name: 'System Overview' });
+    await u.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('button', { name: 'Access Control Center' })).toBeVisible();
+    expect(callsTo('POST', '/auth/logout')).toHaveLength(1);
+    expect(app.location()).toBe('/');
+    expect(window.sessionStorage.getItem(API_KEY_STORAGE_KEY)).toBeNull();
+    expect(window.sessionStorage.getItem(LOGGED_IN_STORAGE_KEY)).toBeNull();
+  });
+
+  it('logs out with a toast when a call finds the session expired', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'GET /metrics/realtime': json({ detail: 'Invalid API key' }, 401),
+      'POST /auth/refresh': json({ detail: 'Session expired' }, 401),
+      'GET /config/public': json({
+        segment_max_tokens: 384,
+        segment_max_sentences: 3,
+        segmenter_model: 'builtin',
+        default_credentials_in_use: false,
+        default_credentials: null,
+        version: '0.1.0',
+      }),
+    });
+    const app = renderApp('/dashboard/overview');
+    expect(await screen.findByText('Session expired. Please log in again.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Access Control Center' })).toBeVisible();
+    expect(app.location()).toBe('/');
+    expect(window.sessionStorage.getItem(LOGGED_IN_STORAGE_KEY)).toBeNull();
+  });
+});

@@ -1,0 +1,136 @@
+import type { ReactNode } from 'react';
+import {
+  ActionIcon,
+  Burger,
+  Button,
+  Divider,
+  Group,
+  Switch,
+  Text,
+  ThemeIcon,
+  Tooltip,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from '@mantine/core';
+import { IconBolt, IconGauge, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { useSession } from '../session/useSession';
+import { formatNumber } from '../lib/format';
+import { useMonitoring } from './MonitoringContext';
+import { UserMenu } from './UserMenu';
+import { useLogout } from './useLogout';
+import { useSystemMetrics } from './useSystemMetrics';
+
+function Figure({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+  return (
+    <Tooltip label={label} withArrow>
+      <Group gap={6} wrap="nowrap" aria-label={label}>
+        <ThemeIcon size="sm" variant="light" color="gray" radius="xl">
+          {icon}
+        </ThemeIcon>
+        <Text size="sm" fw={600} className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
+          {value}
+        </Text>
+      </Group>
+    </Tooltip>
+  );
+}
+
+/** Latency of the realtime metrics poll and the segment ingestion rate. */
+function HeaderFigures() {
+  const { data, monitoring } = useSystemMetrics();
+  const latency = monitoring && data ? `${formatNumber(Math.round(data.latencyMs))} ms` : '- ms';
+  // The rate comes with the metrics once the server reports ingestion figures.
+  const rate = formatNumber(data?.segmentsPerSecond ?? 0, 1);
+  return (
+    <Group gap="md" wrap="nowrap" visibleFrom="sm">
+      <Figure icon={<IconGauge size={14} />} label="Latency" value={latency} />
+      <Figure icon={<IconBolt size={14} />} label="Segment rate" value={`${rate} seg/s`} />
+    </Group>
+  );
+}
+
+function ColorSchemeToggle() {
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme('dark', { getInitialValueInEffect: false });
+  const next = scheme === 'dark' ? 'light' : 'dark';
+  return (
+    <Tooltip label={`Switch to ${next} theme`} withArrow>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        radius="md"
+        aria-label={`Switch to ${next} theme`}
+        onClick={() => setColorScheme(next)}
+      >
+        {scheme === 'dark' ? <IconSun size={18} /> : <IconMoon size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export function Header({
+  navOpened,
+  onToggleNav,
+}: {
+  navOpened: boolean;
+  onToggleNav: () => void;
+}) {
+  const { user } = useSession();
+  const { enabled, setEnabled } = useMonitoring();
+  const logout = useLogout();
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+      <Group gap="sm" wrap="nowrap">
+        <Burger
+          opened={navOpened}
+          onClick={onToggleNav}
+          hiddenFrom="sm"
+          size="sm"
+          aria-label="Toggle navigation"
+        />
+        <ThemeIcon
+          size={34}
+          radius="md"
+          variant="gradient"
+          gradient={{ from: 'indigo', to: 'cyan', deg: 135 }}
+        >
+          <Text fw={800} size="lg" c="white">
+            A
+          </Text>
+        </ThemeIcon>
+        <div>
+          <Text fw={700} size="md" lh={1.1}>
+            ADAM Control Center
+          </Text>
+          <Text size="xs" c="dimmed" lh={1.1} visibleFrom="xs">
+            Administration console
+          </Text>
+        </div>
+      </Group>
+
+      <Group gap="lg" wrap="nowrap">
+        <Switch
+          checked={enabled}
+          onChange={(event) => setEnabled(event.currentTarget.checked)}
+          label={`Monitoring ${enabled ? 'On' : 'Off'}`}
+          color="teal"
+          size="sm"
+        />
+        <HeaderFigures />
+        <Divider orientation="vertical" visibleFrom="sm" />
+        <Group gap="xs" wrap="nowrap">
+          <ColorSchemeToggle />
+          <UserMenu user={user} />
+          <Button
+            variant="default"
+            radius="md"
+            leftSection={<IconLogout size={16} />}
+            onClick={() => void logout()}
+          >
+            Logout
+          </Button>
+        </Group>
+      </Group>
+    </Group>
+  );
+}

@@ -1,0 +1,14 @@
+import { useRealtimeMetrics } from '../api/system';
+import { useMetricsRefreshMs } from '../features/settings/settings.api';
+import { useMonitoring } from './MonitoringContext';
+
+/**
+ * The realtime host metrics behind the header figures and the sidebar bars: polled every
+ * metrics_refresh_ms (resources settings) while monitoring is on.
+ */
+export function useSystemMetrics() {
+  const { enabled } = useMonitoring();
+  const intervalMs = useMetricsRefreshMs();
+  const query = useRealtimeMetrics({ enabled, intervalMs });
+  return { ...query, monitoring: enabled, intervalMs };
+}

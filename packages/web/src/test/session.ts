@@ -1,0 +1,14 @@
+import { json } from './fetchMock';
+import { saveSession } from '../session/storage';
+
+export const adminUser = { email: 'admin@example.com', name: 'Ada Admin', totp_enabled: false };
+
+/** A stored session and the calls a logged-in dashboard makes. */
+export function loggedIn() {
+  saveSession('key-1');
+  return {
+    'GET /auth/me': json(adminUser),
+    'GET /admin/settings/resources': json({ metrics_refresh_ms: 5000 }),
+    'GET /metrics/realtime': json({ cpuUsage: 37.5, memoryUsage: 61.2, timestamp: 'now' }),
+  };
+}

@@ -1,0 +1,39 @@
+import '@testing-library/jest-dom/vitest';
+import { afterEach, vi } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+
+// Whole-app renders with lazy screens can take over a second on a busy machine.
+configure({ asyncUtilTimeout: 4000 });
+
+// jsdom lacks the layout APIs Mantine reads.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: vi.fn().mockImplementation((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: vi.fn(),
+    removeListener: vi.fn(),
+    addEventListener: vi.fn(),
+    removeEventListener: vi.fn(),
+    dispatchEvent: vi.fn(),
+  })),
+});
+
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
+window.HTMLElement.prototype.scrollIntoView = () => {};
+Object.defineProperty(window, 'scrollTo', { writable: true, value: () => {} });
+
+afterEach(() => {
+  cleanup();
+  notifications.clean();
+  window.sessionStorage.clear();
+  window.localStorage.clear();
+  vi.unstubAllGlobals();
+});
