@@ -5,7 +5,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['adam-source'] } },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 20_000,
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
     hookTimeout: 30_000,
   },
 });

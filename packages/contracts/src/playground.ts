@@ -44,8 +44,11 @@ export const FetchUrlResponse = z.object({
   clean_length: z.number().int(),
   domain: z.string(),
   rule: z.string(),
+  rule_id: z.union([z.number(), z.string()]).nullable().optional(),
   title: z.string().optional(),
   url: z.string().optional(),
+  html_truncated: z.boolean().optional(),
+  warnings: z.array(z.string()).optional(),
 });
 export type FetchUrlResponse = z.infer<typeof FetchUrlResponse>;
 

@@ -14,18 +14,31 @@ import type { Config } from './config.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth.routes.js';
 import { registerErrorHandler } from './http/errors.js';
+import { playgroundRoutes } from './http/playground.routes.js';
+import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
+import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
 import { redisPing } from './lib/redis-ping.js';
 import { createLogger, LogSink, redactUrl, type Logger } from './logging.js';
 import { EventBus } from './realtime/event-bus.js';
+import { Engine } from './engine/engine.js';
+import { EncyclopediaClient } from './scraping/wikipedia.js';
+import { SafeFetcher } from './scraping/safe-fetcher.js';
 import { AuthService } from './services/auth.service.js';
+import { IndexService, type ReconcileReport } from './services/index.service.js';
+import { IngestionService } from './services/ingestion.service.js';
+import { PlaygroundService } from './services/playground.service.js';
+import { RuleService } from './services/rule.service.js';
+import { SnippetService } from './services/snippet.service.js';
 import { HealthService } from './services/health.service.js';
 import { MetricsService } from './services/metrics.service.js';
 import { SettingsService } from './services/settings.service.js';
 import { ApiKeyRepository } from './store/api-key.repository.js';
 import { openDatabase, type Db } from './store/db.js';
 import { LogRepository } from './store/log.repository.js';
+import { RuleRepository } from './store/rule.repository.js';
+import { SnippetRepository } from './store/snippet.repository.js';
 import { SettingsRepository } from './store/settings.repository.js';
 import { UserRepository } from './store/user.repository.js';
 
@@ -49,7 +62,15 @@ export interface Adam {
     settings: SettingsService;
     health: HealthService;
     metrics: MetricsService;
+    engine: Engine;
+    index: IndexService;
+    snippets: SnippetService;
+    ingestion: IngestionService;
+    rules: RuleService;
+    playground: PlaygroundService;
   };
+  /** Start-up reconciliation of the index with the store (runs in the background). */
+  reconciled: Promise<ReconcileReport | null>;
 }
 
 /** Builds the whole server from its parts; never listens, so tests can start it on any port. */
@@ -68,6 +89,29 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const health = new HealthService(VERSION);
   const metrics = new MetricsService();
   await auth.ensureAdmin();
+
+  const snippetRepo = new SnippetRepository(db);
+  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  const index = new IndexService({
+    dir: path.join(config.dataDir, 'index'),
+    snippets: snippetRepo,
+    embedder: engine,
+    log,
+    bus,
+  });
+  const snippets = new SnippetService({ snippets: snippetRepo, index, embedder: engine, bus, log });
+  const ingestion = new IngestionService({ engine, snippets: snippetRepo, index, bus, log });
+  const rules = new RuleService({ rules: new RuleRepository(db), log });
+  const fetcher = new SafeFetcher({ allow: config.fetchAllow });
+  const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
+  const playground = new PlaygroundService({
+    engine,
+    ingestion,
+    settings,
+    rules,
+    fetcher,
+    encyclopedia,
+  });
 
   health.register('database', () => {
     db.prepare('SELECT 1').get();
@@ -88,6 +132,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     const ms = await redisPing(config.redisUrl);
     return { status: 'healthy', details: { latency_ms: ms } };
   });
+
+  health.register('index', () => ({
+    status: 'healthy',
+    details: {
+      total_vectors: index.size,
+      dimension: index.dimension,
+      embedder: engine.id,
+      last_saved_at: index.lastSavedAt,
+    },
+  }));
+  health.register('workers', () => ({
+    status: 'healthy',
+    details: { mode: 'embedded', ...engine.stats() },
+  }));
 
   const housekeeping = () => {
     const cutoff = new Date(Date.now() - LOG_RETENTION_DAYS * 86400_000).toISOString();
@@ -140,6 +198,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
       await api.register(settingsRoutes(settings));
       await api.register(systemRoutes({ health, settings, auth, metrics, version: VERSION }));
+      await api.register(ruleRoutes(rules));
+      await api.register(snippetRoutes(snippets, index));
+      await api.register(playgroundRoutes(playground));
     },
     { prefix: '/api/v1' },
   );
@@ -178,14 +239,51 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       .send({ detail: `Not found: ${req.method} ${redactUrl(req.url.split('?')[0] ?? '')}` }),
   );
 
+  const reconciled = index.reconcile().then(
+    (r) => {
+      if (r.marked_pending || r.reindexed || r.index_only) {
+        log.info(
+          { component: 'index' },
+          `Index reconciled: ${r.reindexed} re-indexed, ${r.marked_pending} were missing, ${r.index_only} index-only`,
+        );
+      }
+      return r;
+    },
+    (e: unknown) => {
+      log.error({ component: 'index', err: e }, 'Index reconciliation failed');
+      return null;
+    },
+  );
+
   app.addHook('onClose', async () => {
     clearInterval(housekeepingTimer);
+    await reconciled;
+    index.saveIfDirty();
+    await engine.close();
     sink.flush();
     sink.attach(null);
     db.close();
   });
 
-  return { app, db, bus, log, services: { auth, settings, health, metrics } };
+  return {
+    app,
+    db,
+    bus,
+    log,
+    services: {
+      auth,
+      settings,
+      health,
+      metrics,
+      engine,
+      index,
+      snippets,
+      ingestion,
+      rules,
+      playground,
+    },
+    reconciled,
+  };
 }
 
 function readVersion(): string {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
+import { SHARED_MODEL_ROOT } from './global-setup.js';
 
 export interface TestClock {
   now: () => number;
@@ -39,6 +40,14 @@ export interface ApiResult {
   headers: Headers;
 }
 
+/** Points the data dir's built-in model at the run's converted copy (no 4 s conversion per server). */
+export function linkSharedModel(dataDir: string): void {
+  const link = path.join(dataDir, 'models', 'builtin');
+  if (fs.existsSync(link)) return;
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(path.join(SHARED_MODEL_ROOT, 'models', 'builtin'), link, 'dir');
+}
+
 export function tempDir(prefix = 'adam-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -53,6 +62,7 @@ export async function startServer(
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
+  linkSharedModel(dataDir);
   const config: Config = {
     ...loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '', ...opts.env }),
     ...opts.config,
@@ -101,5 +111,29 @@ export async function startServer(
     close: async () => {
       await adam.app.close();
     },
+  };
+}
+
+/** Saves an article through the API and returns the answer. */
+export async function saveText(
+  s: TestServer,
+  key: string,
+  text: string,
+  title = 'Test article',
+  language = 'en',
+) {
+  const r = await s.api('/api/v1/playground/save-segments', {
+    method: 'POST',
+    key,
+    body: { title, language, text },
+  });
+  if (r.status !== 200)
+    throw new Error(`save-segments failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body as {
+    job_id: null;
+    segments_created: number;
+    duplicates: number;
+    snippet_ids: number[];
+    diagnostics: { method: string; items: unknown[] };
   };
 }

@@ -4,6 +4,8 @@ import { EventEmitter } from 'node:events';
 export interface BusEvents {
   'settings.updated': { section: string };
   'auth.key_revoked': { key_id: number };
+  'snippets.added': { ids: number[]; job_id: number | null };
+  'snippets.deleted': { ids: number[] };
 }
 
 export type BusEventName = keyof BusEvents;

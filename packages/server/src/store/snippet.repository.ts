@@ -34,6 +34,7 @@ export interface SnippetFilter {
   job_id?: number;
   source_url?: string;
   ids?: number[];
+  indexed_only?: boolean;
 }
 
 export const SNIPPET_SORTS = ['created_at', 'quality_score', 'word_count'] as const;
@@ -110,6 +111,7 @@ export class SnippetRepository {
     if (f.job_id !== undefined) add('s.job_id = ?', f.job_id);
     if (f.source_url) add('s.source_url = ?', f.source_url);
     if (f.ids) add(`s.id IN (${f.ids.map(Number).filter(Number.isFinite).join(',') || 'NULL'})`);
+    if (f.indexed_only) add('s.index_pending = 0');
     if (f.match) add('snippets_fts MATCH ?', f.match);
     return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, fts: !!f.match };
   }
@@ -134,6 +136,15 @@ export class SnippetRepository {
       .pluck()
       .get(...w.params) as number;
     return { rows, total };
+  }
+
+  idsMatching(f: SnippetFilter): number[] {
+    const w = this.where(f);
+    const from = w.fts ? 'snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id' : 'snippets s';
+    return this.db
+      .prepare(`SELECT s.id FROM ${from} ${w.sql}`)
+      .pluck()
+      .all(...w.params) as number[];
   }
 
   /** FTS5 bm25 ranking (best first); scores are bm25's, lower is better. */

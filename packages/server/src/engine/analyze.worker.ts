@@ -1,0 +1,56 @@
+import type { ProcessingSettings } from '@adam/contracts';
+import { getWorkerEmbedder } from '../embedding/embedder.worker.js';
+import {
+  analyzeText,
+  extractEntities,
+  rankSentences,
+  resolveLanguage,
+  type AnalyzeResult,
+} from '../pipeline/index.js';
+
+/**
+ * Worker-thread tasks of the engine: the whole text pipeline (segmentation, scoring and
+ * embedding) runs here, off the server's event loop, with the thread's loaded embedder.
+ */
+
+export interface AnalyzeTask {
+  dataDir: string;
+  text: string;
+  language: string;
+  settings: ProcessingSettings;
+}
+
+export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
+  const embedder = getWorkerEmbedder(task.dataDir);
+  return analyzeText(task.text, {
+    language: task.language,
+    settings: task.settings,
+    embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
+  });
+}
+
+export interface RankTask {
+  dataDir: string;
+  context: string;
+  question: string;
+  language: string;
+  topK: number;
+}
+
+export interface RankResult {
+  language: string;
+  answers: { sentence: string; score: number }[];
+  entities: { text: string; label: string }[];
+}
+
+export async function rank(task: RankTask): Promise<RankResult> {
+  const embedder = getWorkerEmbedder(task.dataDir);
+  const language = resolveLanguage(task.language, task.context).code;
+  const lang = language === 'und' ? 'en' : language;
+  const answers = await rankSentences(task.context, task.question, {
+    language: lang,
+    topK: task.topK,
+    embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
+  });
+  return { language, answers, entities: extractEntities(task.context, lang) };
+}

@@ -1,0 +1,150 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CleanupOrphansBody,
+  CleanupOrphansQuery,
+  CleanupOrphansResponse,
+  ConsistencyReport,
+  DeleteSnippetResponse,
+  ErrorBody,
+  ExportRequest,
+  IdParams,
+  IndexEntriesQuery,
+  IndexInspection,
+  IndexSearchRequest,
+  IndexStats,
+  RefreshSnippetStateResponse,
+  Snippet,
+  SnippetIndexInfo,
+  SnippetList,
+  SnippetListQuery,
+  SnippetSearchRequest,
+  SnippetSearchResponse,
+} from '@adam/contracts';
+import type { IndexService } from '../services/index.service.js';
+import type { SnippetService } from '../services/snippet.service.js';
+import { exportSnippets } from './export.js';
+
+const tags = ['snippets'];
+const e = { 404: ErrorBody, 422: ErrorBody };
+
+export function snippetRoutes(snippets: SnippetService, index: IndexService) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    app.get(
+      '/snippets',
+      { schema: { tags, querystring: SnippetListQuery, response: { 200: SnippetList, ...e } } },
+      async (req) => snippets.list(req.query),
+    );
+    app.post(
+      '/snippets/search',
+      {
+        schema: {
+          tags,
+          body: SnippetSearchRequest,
+          response: { 200: SnippetSearchResponse, ...e },
+        },
+      },
+      async (req) => snippets.search(req.body),
+    );
+    app.get(
+      '/snippets/consistency-check',
+      { schema: { tags, response: { 200: ConsistencyReport } } },
+      async () => snippets.consistency(),
+    );
+    app.post(
+      '/snippets/cleanup-orphaned',
+      {
+        schema: {
+          tags,
+          querystring: CleanupOrphansQuery,
+          body: CleanupOrphansBody,
+          response: { 200: CleanupOrphansResponse, ...e },
+        },
+      },
+      async (req) => snippets.cleanupOrphans(req.query.cleanup_type, req.body ?? {}),
+    );
+    app.get(
+      '/snippets/index-inspection',
+      { schema: { tags, response: { 200: IndexInspection } } },
+      async () => snippets.inspection(),
+    );
+    app.post('/snippets/export', { schema: { tags, body: ExportRequest } }, async (req, reply) => {
+      const rows = snippets.exportRows(req.body.ids);
+      const file = exportSnippets(rows, req.body.format);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .send(file.body);
+    });
+    app.get(
+      '/snippets/:id',
+      { schema: { tags, params: IdParams, response: { 200: Snippet, ...e } } },
+      async (req) => snippets.get(req.params.id),
+    );
+    app.get(
+      '/snippets/:id/index',
+      { schema: { tags, params: IdParams, response: { 200: SnippetIndexInfo, ...e } } },
+      async (req) => snippets.indexInfo(req.params.id),
+    );
+    app.delete(
+      '/snippets/:id',
+      { schema: { tags, params: IdParams, response: { 200: DeleteSnippetResponse, ...e } } },
+      async (req) => snippets.delete(req.params.id),
+    );
+    app.post(
+      '/admin/refresh-snippet-state',
+      { schema: { tags, response: { 200: RefreshSnippetStateResponse } } },
+      async () => snippets.refreshState(),
+    );
+
+    const indexTags = ['index'];
+    app.get(
+      '/admin/index/stats',
+      { schema: { tags: indexTags, response: { 200: IndexStats } } },
+      async () => index.stats(),
+    );
+    app.get(
+      '/admin/index/entries',
+      {
+        schema: {
+          tags: indexTags,
+          querystring: IndexEntriesQuery,
+          response: {
+            200: SnippetList.extend({
+              snippets: z.array(Snippet.extend({ snippet_id: z.number().int() })),
+            }),
+            422: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        const page = snippets.list(
+          {
+            page: req.query.page,
+            per_page: req.query.per_page,
+            search: req.query.search,
+            theme: req.query.theme,
+            sort_by: 'created_at',
+            order: 'desc',
+          },
+          { indexedOnly: true },
+        );
+        return { ...page, snippets: page.snippets.map((s) => ({ ...s, snippet_id: s.id })) };
+      },
+    );
+    app.post(
+      '/admin/index/search',
+      {
+        schema: {
+          tags: indexTags,
+          body: IndexSearchRequest,
+          response: { 200: SnippetSearchResponse, 422: ErrorBody },
+        },
+      },
+      async (req) => snippets.search({ query: req.body.query, k: req.body.k }),
+    );
+  };
+}

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import type { ProcessingSettings } from '@adam/contracts';
+import type { Engine } from '../engine/engine.js';
+import type { Logger } from '../logging.js';
+import type { Diagnostic } from '../pipeline/index.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
+import { vectorToBlob, type IndexService } from './index.service.js';
+
+export interface IngestInput {
+  text: string;
+  /** 'auto' or an ISO 639-1 code. */
+  language: string;
+  source: { title: string | null; url: string | null };
+  jobId?: number | null;
+  /** Overrides settings.min_quality_score (a job's own filter). */
+  minQuality?: number | null;
+  /** Keeps only segments in this language (a job's filter); 'auto' or undefined keeps all. */
+  onlyLanguage?: string | null;
+}
+
+export interface IngestResult {
+  snippet_ids: number[];
+  segments_created: number;
+  duplicates: number;
+  language: string;
+  method: string;
+  fallback_reason: string | null;
+  diagnostics: Diagnostic[];
+  counts: { before: number; after: number };
+}
+
+/** The key that makes two texts the same snippet: case, spacing and Unicode form do not count. */
+export function textHash(text: string): string {
+  const normal = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return createHash('sha256').update(normal).digest('hex');
+}
+
+/**
+ * Text + source + settings in, stored and indexed snippets out. The analysis runs on the
+ * engine's worker threads; this side writes the rows (with their embeddings and
+ * index_pending) first, then adds the vectors and saves the index, then marks the rows indexed:
+ * a crash in between leaves pending rows that start-up reconciliation indexes.
+ */
+export class IngestionService {
+  constructor(
+    private readonly deps: {
+      engine: Engine;
+      snippets: SnippetRepository;
+      index: IndexService;
+      bus: EventBus;
+      log: Logger;
+    },
+  ) {}
+
+  async ingest(input: IngestInput, settings: ProcessingSettings): Promise<IngestResult> {
+    const result = await this.deps.engine.analyze(input.text, input.language, settings);
+    const diagnostics = [...result.diagnostics];
+    const minQuality = input.minQuality ?? null;
+    const wantLanguage =
+      input.onlyLanguage && input.onlyLanguage !== 'auto' ? input.onlyLanguage : null;
+    let kept = result.segments;
+    if (wantLanguage && result.language.code !== wantLanguage && result.language.code !== 'und') {
+      diagnostics.push({
+        snippet: input.text.slice(0, 120),
+        score: 0,
+        status: 'rejected',
+        reason: `language ${result.language.code} is not the requested ${wantLanguage}`,
+      });
+      kept = [];
+    }
+    if (minQuality !== null) {
+      kept = kept.filter((s) => {
+        if (s.quality_score >= minQuality) return true;
+        diagnostics.push({
+          snippet: s.text.slice(0, 120),
+          score: s.quality_score,
+          status: 'rejected',
+          reason: `quality ${s.quality_score.toFixed(2)} below the job's minimum ${minQuality.toFixed(2)}`,
+        });
+        return false;
+      });
+    }
+
+    const rows: NewSnippet[] = kept.map((s) => ({
+      text: s.text,
+      text_hash: textHash(s.text),
+      theme: s.theme,
+      quality_score: s.quality_score,
+      language: result.language.code === 'und' ? null : result.language.code,
+      word_count: s.word_count,
+      size_bytes: Buffer.byteLength(s.text, 'utf8'),
+      source_title: input.source.title,
+      source_url: input.source.url,
+      job_id: input.jobId ?? null,
+      metadata: JSON.stringify({
+        segmentation_method: result.method,
+        segmentation_fallback_reason: result.fallback_reason,
+        segmentation_diagnostic: diagnostics
+          .filter((d) => d.snippet === s.text.slice(0, 120))
+          .slice(0, 5),
+        quality_score_detailed: s.quality_score_detailed,
+        theme_scores: s.theme_scores,
+        emotions: s.emotions,
+        entities: s.entities,
+        language_confidence: result.language.confidence,
+        sentence_count: s.sentence_count,
+        embedder: this.deps.engine.id,
+      }),
+      embedding: vectorToBlob(s.vector),
+      embedder_id: this.deps.engine.id,
+    }));
+    const ids = this.deps.snippets.insertMany(rows);
+    const entries: { key: number; vector: Float32Array }[] = [];
+    ids.forEach((id, i) => {
+      if (id !== null) entries.push({ key: id, vector: kept[i]!.vector });
+    });
+    this.deps.index.addAndSave(entries);
+
+    const created = entries.map((e) => e.key);
+    const duplicates = ids.length - created.length;
+    this.deps.log.info(
+      { component: 'ingestion' },
+      `Stored ${created.length} snippets from ${input.source.title || input.source.url || 'pasted text'}` +
+        ` (${result.method}${duplicates ? `, ${duplicates} duplicates skipped` : ''})`,
+    );
+    if (created.length)
+      this.deps.bus.emit('snippets.added', { ids: created, job_id: input.jobId ?? null });
+    return {
+      snippet_ids: created,
+      segments_created: created.length,
+      duplicates,
+      language: result.language.code,
+      method: result.method,
+      fallback_reason: result.fallback_reason,
+      diagnostics,
+      counts: { before: result.segmentation_stats.counts.before, after: created.length },
+    };
+  }
+}

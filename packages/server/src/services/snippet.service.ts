@@ -1,0 +1,320 @@
+import {
+  SnippetListQuery,
+  SnippetSearchRequest,
+  type CleanupOrphansResponse,
+  type ConsistencyReport,
+  type DeleteSnippetResponse,
+  type IndexInspection,
+  type Snippet,
+  type SnippetIndexInfo,
+  type SnippetList,
+  type SnippetSearchResponse,
+} from '@adam/contracts';
+import type { z } from 'zod';
+import type { Embedder } from '../embedding/embedder.js';
+import { AppError, NotFound } from '../lib/errors.js';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { SnippetFilter, SnippetRepository, SnippetRow } from '../store/snippet.repository.js';
+import { blobToVector, type IndexService, type ReconcileReport } from './index.service.js';
+
+/** Consistency lists are capped; the summary always counts everything. */
+export const CONSISTENCY_LIST_LIMIT = 1000;
+
+/** User text → a safe FTS5 query: every word must appear, the last may be a prefix. */
+export function ftsQuery(search: string): string | null {
+  const words = search.match(/[\p{L}\p{N}]+/gu);
+  if (!words || words.length === 0) return null;
+  return words
+    .slice(0, 32)
+    .map((w, i, all) => `"${w}"${i === all.length - 1 ? '*' : ''}`)
+    .join(' ');
+}
+
+export function toSnippet(r: SnippetRow): Snippet {
+  let metadata: Record<string, unknown> = {};
+  try {
+    metadata = JSON.parse(r.metadata) as Record<string, unknown>;
+  } catch {
+    // a damaged metadata column must not hide the snippet
+  }
+  return {
+    id: r.id,
+    text: r.text,
+    theme: r.theme,
+    quality_score: r.quality_score,
+    language: r.language,
+    word_count: r.word_count,
+    size_bytes: r.size_bytes,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    indexed_at: r.indexed_at,
+    faiss_id: r.faiss_id,
+    index_pending: r.index_pending === 1,
+    source_info: { title: r.source_title, url: r.source_url },
+    job_id: r.job_id,
+    metadata,
+  };
+}
+
+type ListQuery = z.output<typeof SnippetListQuery>;
+type SearchRequest = z.output<typeof SnippetSearchRequest>;
+
+export class SnippetService {
+  constructor(
+    private readonly deps: {
+      snippets: SnippetRepository;
+      index: IndexService;
+      embedder: Embedder;
+      bus: EventBus;
+      log: Logger;
+    },
+  ) {}
+
+  list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): SnippetList {
+    const filter: SnippetFilter = {
+      indexed_only: opts.indexedOnly,
+      theme: q.theme,
+      min_quality: q.min_quality,
+      job_id: q.job_id,
+      source_url: q.source_url || undefined,
+    };
+    if (q.search) {
+      const match = ftsQuery(q.search);
+      if (!match) return { snippets: [], total: 0, page: q.page, per_page: q.per_page };
+      filter.match = match;
+    }
+    const { rows, total } = this.deps.snippets.listPage(
+      filter,
+      q.sort_by,
+      q.order,
+      q.per_page,
+      (q.page - 1) * q.per_page,
+    );
+    return { snippets: rows.map(toSnippet), total, page: q.page, per_page: q.per_page };
+  }
+
+  get(id: number): Snippet {
+    const row = this.deps.snippets.findById(id);
+    if (!row) throw new NotFound('snippet', id);
+    return toSnippet(row);
+  }
+
+  /** Similarity search: the query is embedded like the snippets and looked up in the index. */
+  async search(req: SearchRequest): Promise<SnippetSearchResponse> {
+    const started = performance.now();
+    const [vector] = await this.deps.embedder.embed([req.query]);
+    let filter: ((key: number) => boolean) | undefined;
+    const f = req.filters;
+    if (f && Object.values(f).some((v) => v !== undefined)) {
+      const allowed = new Set(
+        this.deps.snippets.idsMatching({
+          theme: f.theme,
+          min_quality: f.min_quality,
+          job_id: f.job_id,
+          source_url: f.source_url,
+        }),
+      );
+      filter = (key) => allowed.has(key);
+    }
+    const { hits } = this.deps.index.search(
+      vector!,
+      req.k,
+      `${req.query}\u0000${JSON.stringify(f ?? {})}`,
+      filter,
+    );
+    const rows = new Map(
+      this.deps.snippets.findByIds(hits.map((h) => h.key)).map((r) => [r.id, r]),
+    );
+    const results = hits
+      .filter((h) => rows.has(h.key))
+      .map((h) => ({
+        ...toSnippet(rows.get(h.key)!),
+        snippet_id: h.key,
+        similarity: round(h.similarity, 4),
+      }));
+    const latency = performance.now() - started;
+    this.deps.index.recordLatency(latency);
+    return { query: req.query, results, total: results.length, latency_ms: round(latency, 2) };
+  }
+
+  /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */
+  indexInfo(id: number): SnippetIndexInfo {
+    const row = this.deps.snippets.findById(id);
+    if (!row) throw new NotFound('snippet', id);
+    if (!this.deps.index.has(id) || row.index_pending === 1)
+      throw new AppError(404, 'Snippet not indexed');
+    const stored = this.deps.snippets.embeddings([id]).get(id);
+    const vector = stored?.embedding ? blobToVector(stored.embedding) : null;
+    const nearest = vector
+      ? this.deps.index
+          .search(vector, 6, `#neighbours:${id}`)
+          .hits.filter((h) => h.key !== id)
+          .slice(0, 5)
+          .map((h) => ({ snippet_id: h.key, similarity: round(h.similarity, 4) }))
+      : [];
+    return {
+      snippet_id: id,
+      faiss_id: id,
+      indexed_at: row.indexed_at,
+      in_index: true,
+      dimension: this.deps.index.dimension,
+      embedder: stored?.embedder_id ?? null,
+      vector_norm: vector ? round(Math.hypot(...vector), 4) : null,
+      vector_preview: vector ? Array.from(vector.subarray(0, 8), (x) => round(x, 5)) : [],
+      nearest,
+    };
+  }
+
+  /** Removes the row and its vector; says which of the two existed. */
+  delete(id: number): DeleteSnippetResponse {
+    const inStore = this.deps.snippets.deleteByIds([id]) === 1;
+    const inIndex = this.deps.index.removeAndSave([id]).length === 1;
+    if (!inStore && !inIndex) throw new NotFound('snippet', id);
+    this.deps.log.info(
+      { component: 'snippets' },
+      `Snippet ${id} deleted (store: ${inStore ? 'yes' : 'no'}, index: ${inIndex ? 'yes' : 'no'})`,
+    );
+    this.deps.bus.emit('snippets.deleted', { ids: [id] });
+    return { id, deleted: true, removed_from_store: inStore, removed_from_index: inIndex };
+  }
+
+  /** Rows for an export: the ids asked for (in that order), or every snippet. */
+  exportRows(ids: number[] | undefined): Snippet[] {
+    if (ids && ids.length) {
+      const rows = new Map(this.deps.snippets.findByIds(ids).map((r) => [r.id, r]));
+      const missing = ids.filter((id) => !rows.has(id));
+      if (missing.length) throw new NotFound(`snippets ${missing.slice(0, 10).join(', ')}`);
+      return ids.map((id) => toSnippet(rows.get(id)!));
+    }
+    return this.deps.snippets.listPage({}, 'created_at', 'asc', 100_000, 0).rows.map(toSnippet);
+  }
+
+  consistency(): ConsistencyReport {
+    const {
+      okIds,
+      diskOnly: diskOnlyIds,
+      indexOnly: indexOnlyKeys,
+      totalDisk,
+    } = this.consistencyIds();
+    const entries = (ids: number[]) =>
+      this.deps.snippets.findByIds(ids.slice(-CONSISTENCY_LIST_LIMIT)).map((r) => {
+        const s = toSnippet(r);
+        return {
+          id: s.id,
+          theme: s.theme,
+          quality_score: s.quality_score,
+          created_at: s.created_at,
+          indexed_at: s.indexed_at,
+          faiss_id: s.faiss_id,
+          metadata: s.metadata,
+          size_bytes: s.size_bytes,
+          source_info: s.source_info,
+          text: s.text.slice(0, 200),
+          index_pending: s.index_pending,
+        };
+      });
+    return {
+      summary: {
+        total_index: this.deps.index.size,
+        total_disk: totalDisk,
+        consistent: okIds.length,
+        index_only: indexOnlyKeys.length,
+        disk_only: diskOnlyIds.length,
+      },
+      snippets_ok: entries(okIds),
+      index_only: indexOnlyKeys.slice(0, CONSISTENCY_LIST_LIMIT).map((k) => ({ faiss_id: k })),
+      disk_only: entries(diskOnlyIds),
+      checked_at: new Date().toISOString(),
+    };
+  }
+
+  /**
+   * index_only: drops vectors that have no row. disk_only: indexes rows missing from the
+   * index, or deletes them when asked to.
+   */
+  async cleanupOrphans(
+    type: 'index_only' | 'disk_only',
+    opts: { delete?: boolean; ids?: number[] } = {},
+  ): Promise<CleanupOrphansResponse> {
+    const report = this.consistencyIds();
+    const pick = (all: number[]) => (opts.ids ? all.filter((id) => opts.ids!.includes(id)) : all);
+    if (type === 'index_only') {
+      const removed = this.deps.index.removeAndSave(pick(report.indexOnly));
+      this.deps.log.info(
+        { component: 'snippets' },
+        `Removed ${removed.length} orphaned vectors from the index`,
+      );
+      return {
+        cleanup_type: type,
+        action: 'removed_vectors',
+        processed: removed.length,
+        ids: removed,
+      };
+    }
+    const ids = pick(report.diskOnly);
+    if (opts.delete) {
+      this.deps.snippets.deleteByIds(ids);
+      this.deps.log.info(
+        { component: 'snippets' },
+        `Deleted ${ids.length} snippets missing from the index`,
+      );
+      if (ids.length) this.deps.bus.emit('snippets.deleted', { ids });
+      return { cleanup_type: type, action: 'deleted_rows', processed: ids.length, ids };
+    }
+    this.deps.snippets.markPending(ids);
+    let done = 0;
+    for (let i = 0; i < ids.length; i += 256)
+      done += await this.deps.index.indexRows(ids.slice(i, i + 256));
+    this.deps.log.info(
+      { component: 'snippets' },
+      `Re-indexed ${done} snippets missing from the index`,
+    );
+    return { cleanup_type: type, action: 'reindexed', processed: done, ids };
+  }
+
+  private consistencyIds(): {
+    okIds: number[];
+    diskOnly: number[];
+    indexOnly: number[];
+    totalDisk: number;
+  } {
+    const state = this.deps.snippets.indexState();
+    const rowIds = new Set<number>();
+    const okIds: number[] = [];
+    const diskOnly: number[] = [];
+    for (const r of state) {
+      rowIds.add(r.id);
+      (this.deps.index.has(r.id) && !r.index_pending ? okIds : diskOnly).push(r.id);
+    }
+    const indexOnly = this.deps.index.keys().filter((k) => !rowIds.has(k));
+    return { okIds, diskOnly, indexOnly, totalDisk: state.length };
+  }
+
+  refreshState(): Promise<ReconcileReport> {
+    return this.deps.index.reconcile();
+  }
+
+  inspection(): IndexInspection {
+    const state = this.deps.snippets.indexState();
+    const latest = this.deps.snippets.listPage({}, 'created_at', 'desc', 20, 0).rows;
+    return {
+      index_type: 'HNSW (usearch, cosine, M=16)',
+      dimension: this.deps.index.dimension,
+      embedder: this.deps.embedder.id,
+      total_vectors: this.deps.index.size,
+      total_snippets: state.length,
+      pending: state.filter((r) => r.index_pending === 1).length,
+      index_file_bytes: this.deps.index.diskBytes(),
+      last_saved_at: this.deps.index.lastSavedAt,
+      sample: latest.map((r) => ({
+        snippet_id: r.id,
+        faiss_id: r.faiss_id,
+        indexed_at: r.indexed_at,
+        in_index: this.deps.index.has(r.id),
+      })),
+    };
+  }
+}
+
+const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
