@@ -1,4 +1,5 @@
-// `npm start`: builds whatever is missing or older than its sources, then serves API + console.
+// `npm start` (and `npm run worker`): builds whatever is missing or older than its sources, then
+// serves API + console (or runs a Redis-mode worker).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,5 +54,10 @@ for (const pkg of packages) {
   }
 }
 
-const { serve, configOrExit } = await import(path.join(root, 'packages/server/dist/main.js'));
-await serve(configOrExit());
+if (process.argv[2] === 'worker') {
+  // `npm run worker`: the CLI reads its command ('worker') from process.argv.
+  await import(path.join(root, 'packages/server/dist/cli.js'));
+} else {
+  const { serve, configOrExit } = await import(path.join(root, 'packages/server/dist/main.js'));
+  await serve(configOrExit());
+}

@@ -6,3 +6,6 @@ export * from './rules.js';
 export * from './snippets.js';
 export * from './index-stats.js';
 export * from './playground.js';
+export * from './backups.js';
+export * from './jobs.js';
+export * from './maintenance.js';

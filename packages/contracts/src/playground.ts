@@ -57,28 +57,34 @@ export const SaveSegmentsRequest = z.object({
   language: z.string().trim().max(10).default('en'),
   text: z.string(),
   source_url: z.string().trim().max(2048).nullish(),
+  /** Wait for the job to finish (up to 120 s) and answer its result. */
+  wait: z.boolean().default(false),
+  priority: z.enum(['high', 'normal', 'low']).default('normal'),
 });
 export type SaveSegmentsRequest = z.input<typeof SaveSegmentsRequest>;
 
 export const SaveSegmentsResponse = z.object({
   job_id: z.number().int().nullable(),
+  status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
   segments_created: z.number().int(),
   duplicates: z.number().int(),
   snippet_ids: z.array(z.number().int()),
-  diagnostics: z.object({
-    method: z.string(),
-    fallback_reason: z.string().nullable(),
-    language: z.string(),
-    counts: z.object({ before: z.number().int(), after: z.number().int() }),
-    items: z.array(
-      z.object({
-        snippet: z.string(),
-        score: z.number(),
-        status: z.string(),
-        reason: z.string().optional(),
-      }),
-    ),
-  }),
+  diagnostics: z
+    .object({
+      method: z.string(),
+      fallback_reason: z.string().nullable(),
+      language: z.string(),
+      counts: z.object({ before: z.number().int(), after: z.number().int() }),
+      items: z.array(
+        z.object({
+          snippet: z.string(),
+          score: z.number(),
+          status: z.string(),
+          reason: z.string().optional(),
+        }),
+      ),
+    })
+    .nullable(),
 });
 export type SaveSegmentsResponse = z.infer<typeof SaveSegmentsResponse>;
 

@@ -13,7 +13,10 @@ import {
 import type { Config } from './config.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth.routes.js';
+import { backupRoutes } from './http/backup.routes.js';
 import { registerErrorHandler } from './http/errors.js';
+import { jobRoutes } from './http/job.routes.js';
+import { maintenanceRoutes } from './http/maintenance.routes.js';
 import { playgroundRoutes } from './http/playground.routes.js';
 import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
@@ -22,12 +25,26 @@ import { systemRoutes } from './http/system.routes.js';
 import { redisPing } from './lib/redis-ping.js';
 import { createLogger, LogSink, redactUrl, type Logger } from './logging.js';
 import { EventBus } from './realtime/event-bus.js';
+import { liveStats } from './realtime/live-stats.js';
+import { realtimeChannel } from './realtime/ws-channel.js';
 import { Engine } from './engine/engine.js';
 import { EncyclopediaClient } from './scraping/wikipedia.js';
 import { SafeFetcher } from './scraping/safe-fetcher.js';
 import { AuthService } from './services/auth.service.js';
+import { BackupService } from './services/backup.service.js';
 import { IndexService, type ReconcileReport } from './services/index.service.js';
 import { IngestionService } from './services/ingestion.service.js';
+import { JobService } from './services/job.service.js';
+import { MaintenanceService } from './services/maintenance.service.js';
+import { SourceService } from './services/source.service.js';
+import { WorkerService } from './services/worker.service.js';
+import { EmbeddedQueue } from './jobs/embedded-queue.js';
+import type { JobDefinition } from './jobs/define-job.js';
+import { processUrls, rebuildIndex, saveSegments, SERVER_ONLY_JOB_TYPES } from './jobs/handlers.js';
+import type { QueueDriver } from './jobs/queue-driver.js';
+import { RedisQueue } from './jobs/redis-queue.js';
+import { JobRepository } from './store/job.repository.js';
+import { SourceRepository } from './store/source.repository.js';
 import { PlaygroundService } from './services/playground.service.js';
 import { RuleService } from './services/rule.service.js';
 import { SnippetService } from './services/snippet.service.js';
@@ -68,7 +85,14 @@ export interface Adam {
     ingestion: IngestionService;
     rules: RuleService;
     playground: PlaygroundService;
+    backups: BackupService;
+    jobs: JobService;
+    sources: SourceService;
+    workers: WorkerService;
+    queue: QueueDriver;
   };
+  /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
+  queueStarted: Promise<void>;
   /** Start-up reconciliation of the index with the store (runs in the background). */
   reconciled: Promise<ReconcileReport | null>;
 }
@@ -99,18 +123,78 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     bus,
   });
+  const backups = new BackupService({
+    db,
+    dataDir: config.dataDir,
+    index,
+    log,
+    bus,
+    settings: () => settings.get('general'),
+    version: VERSION,
+    busyWith: () => {
+      const n = jobRepo.countByStatus().processing ?? 0;
+      return n ? `${n} job(s) are processing` : null;
+    },
+  });
   const snippets = new SnippetService({ snippets: snippetRepo, index, embedder: engine, bus, log });
   const ingestion = new IngestionService({ engine, snippets: snippetRepo, index, bus, log });
   const rules = new RuleService({ rules: new RuleRepository(db), log });
   const fetcher = new SafeFetcher({ allow: config.fetchAllow });
   const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
+  const jobRepo = new JobRepository(db);
+  const sourceRepo = new SourceRepository(db);
+  const handlerDeps = { ingestion, settings, rules, fetcher, sources: sourceRepo, index, engine };
+  const definitions = new Map<string, JobDefinition<unknown>>(
+    [processUrls(handlerDeps), saveSegments(handlerDeps), rebuildIndex(handlerDeps)].map((d) => [
+      d.type,
+      d as JobDefinition<unknown>,
+    ]),
+  );
+  // With Redis, the embedded queue keeps only what the server alone may run (index rebuilds).
+  const localQueue = new EmbeddedQueue({
+    jobs: jobRepo,
+    definitions,
+    bus,
+    log,
+    types: config.redisUrl ? [...SERVER_ONLY_JOB_TYPES] : undefined,
+  });
+  const queue: QueueDriver = config.redisUrl
+    ? new RedisQueue({
+        config,
+        jobs: jobRepo,
+        bus,
+        log,
+        local: localQueue,
+        record: { ingestion, sources: sourceRepo, index },
+        rules,
+        settings,
+      })
+    : localQueue;
+  const jobs = new JobService({ jobs: jobRepo, queue, bus, log });
+  const sources = new SourceService({
+    sources: sourceRepo,
+    snippets: snippetRepo,
+    index,
+    jobs,
+    bus,
+    log,
+  });
+  const workers = new WorkerService({ queue, jobs: jobRepo });
   const playground = new PlaygroundService({
     engine,
-    ingestion,
+    jobs,
     settings,
     rules,
     fetcher,
     encyclopedia,
+  });
+  const maintenance = new MaintenanceService({
+    snippets: snippetRepo,
+    index,
+    jobs,
+    health,
+    bus,
+    log,
   });
 
   health.register('database', () => {
@@ -133,6 +217,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return { status: 'healthy', details: { latency_ms: ms } };
   });
 
+  health.register('backups', () => backups.health());
   health.register('index', () => ({
     status: 'healthy',
     details: {
@@ -142,10 +227,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       last_saved_at: index.lastSavedAt,
     },
   }));
-  health.register('workers', () => ({
-    status: 'healthy',
-    details: { mode: 'embedded', ...engine.stats() },
-  }));
+  health.register('queue', async () => {
+    const c = jobRepo.countByStatus();
+    const pending = c.pending ?? 0;
+    const { running } = await queue.status();
+    // Work waiting with nobody to do it is worth a look, not an outage.
+    const status = pending > 0 && running === 0 ? 'degraded' : 'healthy';
+    return { status, details: { mode: queue.mode, pending, processing: c.processing ?? 0 } };
+  });
+  health.register('workers', async () => {
+    const { running } = await queue.status();
+    return {
+      status: running > 0 ? 'healthy' : 'degraded',
+      details: { mode: queue.mode, running, engine: engine.stats() },
+    };
+  });
 
   const housekeeping = () => {
     const cutoff = new Date(Date.now() - LOG_RETENTION_DAYS * 86400_000).toISOString();
@@ -201,8 +297,33 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(ruleRoutes(rules));
       await api.register(snippetRoutes(snippets, index));
       await api.register(playgroundRoutes(playground));
+      await api.register(backupRoutes(backups));
+      await api.register(jobRoutes(jobs, sources, workers));
+      await api.register(maintenanceRoutes(maintenance, jobs));
     },
     { prefix: '/api/v1' },
+  );
+  await app.register(
+    realtimeChannel({
+      auth,
+      bus,
+      sink,
+      metrics,
+      health,
+      log,
+      now: opts.now,
+      metricsRefreshMs: () => settings.get('resources').metrics_refresh_ms,
+      getStats: liveStats({
+        db,
+        vectors: () => index.size,
+        workers: async () => ({
+          mode: queue.mode,
+          running: (await queue.status()).running,
+          engine: engine.stats(),
+        }),
+        metrics: () => metrics.realtime(),
+      }),
+    }),
   );
 
   const webDist =
@@ -255,8 +376,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   );
 
+  const startQueue = async () => {
+    await queue.recover();
+    await queue.start(config.workers);
+  };
+  let queueStarted: Promise<void> = Promise.resolve();
+  if (queue === localQueue) {
+    await startQueue();
+  } else {
+    // In the Redis mode the local embedded queue still runs server-only jobs. Redis may come up
+    // after the server: the rest waits for it in the background (health shows what is missing).
+    localQueue.start(1);
+    queueStarted = startQueue().catch((e: unknown) =>
+      log.error({ component: 'queue', err: e }, 'Starting the Redis queue failed'),
+    );
+  }
+  backups.start();
+
   app.addHook('onClose', async () => {
     clearInterval(housekeepingTimer);
+    await backups.close();
+    await queue.close();
     await reconciled;
     index.saveIfDirty();
     await engine.close();
@@ -281,8 +421,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       ingestion,
       rules,
       playground,
+      backups,
+      jobs,
+      sources,
+      workers,
+      queue,
     },
     reconciled,
+    queueStarted,
   };
 }
 

@@ -1,17 +1,168 @@
 #!/usr/bin/env node
+import path from 'node:path';
+import { VERSION } from './app.js';
+import type { Config } from './config.js';
+import { Engine } from './engine/engine.js';
+import { AppError } from './lib/errors.js';
+import { createLogger, LogSink } from './logging.js';
+import { startRedisWorker } from './jobs/redis-worker.js';
 import { configOrExit, serve } from './main.js';
+import { EventBus } from './realtime/event-bus.js';
+import { BackupService } from './services/backup.service.js';
+import { IndexService } from './services/index.service.js';
+import { SettingsService } from './services/settings.service.js';
+import { openDatabase } from './store/db.js';
+import { LogRepository } from './store/log.repository.js';
+import { SettingsRepository } from './store/settings.repository.js';
+import { SnippetRepository } from './store/snippet.repository.js';
 
 const USAGE = `Usage: adam <command>
 
 Commands:
-  serve     start the API and console (default)
-  help      show this text`;
+  serve         start the API and console (default)
+  worker        with REDIS_URL: take jobs from Redis and do their work (any machine)
+  backup        back up ADAM_DATA_DIR (store + vector index) into ADAM_DATA_DIR/backups
+  backups       list the backups, newest first
+  restore ID    verify backup ID and replace the data with it
+  reindex       re-embed every snippet with the active embedder and rebuild the index
+  help          show this text
 
-const [command = 'serve'] = process.argv.slice(2);
+backup, restore and reindex work on the data directory directly: run them while the server
+is stopped (or use the console's maintenance screen while it runs).`;
+
+/**
+ * The store and the index of ADAM_DATA_DIR without the HTTP server or the job queue: a
+ * maintenance command must not start processing queued jobs.
+ */
+function openData(config: Config) {
+  const sink = new LogSink();
+  const log = createLogger({ level: config.logLevel, sink, stdout: false });
+  const db = openDatabase(config.dataDir);
+  sink.attach(new LogRepository(db));
+  const bus = new EventBus();
+  const settings = new SettingsService({ settings: new SettingsRepository(db), bus, log });
+  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  const index = new IndexService({
+    dir: path.join(config.dataDir, 'index'),
+    snippets: new SnippetRepository(db),
+    embedder: engine,
+    log,
+    bus,
+  });
+  const backups = new BackupService({
+    db,
+    dataDir: config.dataDir,
+    index,
+    log,
+    bus,
+    settings: () => settings.get('general'),
+    version: VERSION,
+  });
+  const close = async () => {
+    index.saveIfDirty();
+    await engine.close();
+    sink.flush();
+    sink.attach(null);
+    db.close();
+  };
+  return { index, backups, close };
+}
+
+type Data = ReturnType<typeof openData>;
+
+/** Runs a maintenance command; any error is printed as one line and exits 1. */
+async function maintenance(fn: (data: Data, config: Config) => Promise<void>): Promise<never> {
+  const config = configOrExit();
+  let data: Data | null = null;
+  let code = 0;
+  try {
+    data = openData(config);
+    await fn(data, config);
+  } catch (e) {
+    const msg = e instanceof AppError ? e.message : ((e as Error).stack ?? String(e));
+    console.error(`Error: ${msg}`);
+    code = 1;
+  }
+  try {
+    await data?.close();
+  } catch (e) {
+    console.error(`Error while closing the data directory: ${(e as Error).message}`);
+    code = 1;
+  }
+  process.exit(code);
+}
+
+const [command = 'serve', ...args] = process.argv.slice(2);
 
 switch (command) {
   case 'serve':
     await serve(configOrExit());
+    break;
+  case 'worker': {
+    const config = configOrExit();
+    const worker = await startRedisWorker(config).catch((e: unknown) => {
+      console.error(`Error: ${(e as Error).message}`);
+      process.exit(2);
+    });
+    const stop = () => void worker.close();
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    await worker.stopped;
+    process.exit(0);
+    break;
+  }
+  case 'backup':
+    await maintenance(async ({ backups }, config) => {
+      const b = await backups.create('manual');
+      console.log(`Backup ${b.id} created: ${path.join(config.dataDir, 'backups', b.id)}`);
+      console.log(
+        `  ${b.size_mb} MB, ${b.counts.snippets} snippets, ${b.counts.vectors} vectors, ${b.counts.users} users, ${b.counts.rules} rules`,
+      );
+    });
+    break;
+  case 'backups':
+    await maintenance(async ({ backups }) => {
+      const list = backups.list();
+      if (list.length === 0) console.log('No backups.');
+      for (const b of list) {
+        console.log(
+          `${b.id}  ${b.created_at}  ${b.reason.padEnd(6)}  ${String(b.size_mb).padStart(8)} MB  ${b.counts.snippets} snippets`,
+        );
+      }
+    });
+    break;
+  case 'restore':
+    if (!args[0]) {
+      console.error(`restore needs a backup id (see: adam backups)\n\n${USAGE}`);
+      process.exit(2);
+    }
+    await maintenance(async ({ backups }) => {
+      const r = await backups.restore(args[0]!);
+      console.log(`Restored backup ${r.id}`);
+      console.log(
+        `  ${r.counts.snippets} snippets, ${r.counts.vectors} vectors, ${r.counts.users} users, ${r.counts.rules} rules, ${r.counts.jobs} jobs, ${r.counts.sources} sources`,
+      );
+      console.log(
+        `  index: ${r.reconcile.reindexed} re-indexed, ${r.reconcile.marked_pending} were missing, ${r.reconcile.index_only} index-only`,
+      );
+      console.log('  API keys and logs were kept as they were.');
+    });
+    break;
+  case 'reindex':
+    await maintenance(async ({ index }) => {
+      const tty = process.stdout.isTTY;
+      const r = await index.rebuild({
+        reembed: true,
+        onProgress: (done, total) =>
+          process.stdout.write(
+            `${tty ? '\r' : ''}Re-embedded ${done} of ${total}${tty ? '' : '\n'}`,
+          ),
+      });
+      if (tty && r.indexed) process.stdout.write('\n');
+      console.log(
+        `Index rebuilt: ${r.indexed} of ${r.total} snippets indexed, ${r.reembedded} re-embedded`,
+      );
+    });
     break;
   case 'help':
   case '--help':

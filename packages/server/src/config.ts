@@ -23,6 +23,7 @@ const EnvSchema = z.object({
     .max(24 * 365)
     .default(24),
   ADAM_WEB_DIST: z.string().optional(),
+  ADAM_WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
 });
 
 export interface Config {
@@ -43,6 +44,8 @@ export interface Config {
   refreshGraceSeconds: number;
   /** Built console to serve at /, or null to serve the API only. */
   webDist: string | null;
+  /** Redis mode: how long a worker's hold on a job lasts without renewal (a dead worker's job moves on after it). */
+  workerLockMs: number;
   /** Login throttling: failures allowed per window, per e-mail and per client address. */
   loginThrottle: { windowSeconds: number; perEmail: number; perAddress: number };
 }
@@ -76,10 +79,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     refreshGraceSeconds: 7 * 24 * 3600,
     webDist: e.ADAM_WEB_DIST === undefined ? defaultWebDist() : e.ADAM_WEB_DIST || null,
     loginThrottle: { windowSeconds: 15 * 60, perEmail: 5, perAddress: 20 },
+    workerLockMs: e.ADAM_WORKER_LOCK_MS,
   };
 }
 
 function defaultWebDist(): string {
   // dist/config.js or src/config.ts → packages/server → packages/web/dist
   return path.resolve(import.meta.dirname, '..', '..', 'web', 'dist');
+}
+
+/** The environment for an `adam worker` child process that the server starts with this configuration. */
+export function workerChildEnv(config: Config): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    REDIS_URL: config.redisUrl,
+    ADAM_DATA_DIR: config.dataDir,
+    ADAM_FETCH_ALLOW: config.fetchAllow.join(','),
+    ADAM_WORKERS: '1',
+    ADAM_WORKER_LOCK_MS: String(config.workerLockMs),
+    ADAM_LOG_LEVEL: config.logLevel,
+  };
 }

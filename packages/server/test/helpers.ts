@@ -125,12 +125,14 @@ export async function saveText(
   const r = await s.api('/api/v1/playground/save-segments', {
     method: 'POST',
     key,
-    body: { title, language, text },
+    body: { title, language, text, wait: true },
   });
-  if (r.status !== 200)
+  if (r.status !== 200 || r.body.status !== 'completed') {
     throw new Error(`save-segments failed: ${r.status} ${JSON.stringify(r.body)}`);
+  }
   return r.body as {
-    job_id: null;
+    job_id: number;
+    status: string;
     segments_created: number;
     duplicates: number;
     snippet_ids: number[];

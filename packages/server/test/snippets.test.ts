@@ -63,7 +63,11 @@ describe('save-segments', () => {
   });
 
   it('accepts exactly 102400 bytes', async () => {
-    const r = await post('/playground/save-segments', { title: 'limit', text: 'é'.repeat(51200) });
+    const r = await post('/playground/save-segments', {
+      title: 'limit',
+      text: 'é'.repeat(51200),
+      wait: true,
+    });
     expect(r.status).toBe(200);
   });
 });

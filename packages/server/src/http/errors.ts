@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, describeFieldErrors, type FieldError } from '../lib/errors.js';
+import { redactUrl } from '../logging.js';
 
 const WHERE: Record<string, string> = {
   body: 'request body',
@@ -35,7 +36,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 500) {
       req.log.error(
         { component: 'http', err },
-        `${req.method} ${req.routeOptions.url ?? req.url} failed`,
+        `${req.method} ${req.routeOptions.url ?? redactUrl(req.url)} failed`,
       );
       return reply.status(status).send({ detail: 'Internal server error' });
     }

@@ -1,7 +1,26 @@
 import { EventEmitter } from 'node:events';
 
+/** Job progress as the console shows it (spec 002 §7 job_progress). */
+export interface JobProgressEvent {
+  job_id: number;
+  progress: number;
+  stage: string | null;
+  stats: Record<string, unknown>;
+  segmentation_method: string | null;
+  last_fallback_reason: string | null;
+}
+
 /** Every state change the console shows live; the WebSocket channel forwards these. */
 export interface BusEvents {
+  job_created: { job_id: number; type: string; status: string; priority: string };
+  job_progress: JobProgressEvent;
+  job_completed: { job_id: number; segments_created: number };
+  job_failed: { job_id: number; error: string | null };
+  job_cancelled: { job_id: number };
+  job_deleted: { job_id: number };
+  segment_progress: { job_id: number | null; processed: number; total: number; stage: string };
+  model_warning: { message: string };
+  'workers.changed': { running: number };
   'settings.updated': { section: string };
   'auth.key_revoked': { key_id: number };
   'snippets.added': { ids: number[]; job_id: number | null };

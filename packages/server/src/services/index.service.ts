@@ -14,6 +14,7 @@ const LATENCY_WINDOW = 500;
 const ACCURACY_SAMPLE = 100;
 const ACCURACY_MAX_AGE_MS = 5 * 60_000;
 const REINDEX_BATCH = 256;
+const SAVE_DELAY_MS = 1000;
 
 export interface ReconcileReport {
   total_disk: number;
@@ -40,6 +41,8 @@ export const blobToVector = (b: Buffer): Float32Array =>
 export class IndexService {
   private index: VectorIndex;
   private readonly cache = new Map<string, VectorHit[]>();
+  private unmarked: number[] = [];
+  private saveTimer: NodeJS.Timeout | null = null;
   private hits = 0;
   private misses = 0;
   private readonly latencies: number[] = [];
@@ -93,30 +96,54 @@ export class IndexService {
     this.cache.clear();
   }
 
+  /**
+   * Adds vectors now (searchable at once); the save, and the rows' indexed mark, follow within
+   * SAVE_DELAY_MS or at the next flush. A save rewrites the whole index (hundreds of ms at 100k
+   * vectors), so ingestion batches them; a crash before the save leaves the rows pending, and
+   * start-up reconciliation adds them back from their stored embeddings.
+   */
+  addDeferred(entries: ReadonlyArray<{ key: number; vector: Float32Array }>): void {
+    if (entries.length === 0) return;
+    this.index.add(entries);
+    for (const e of entries) this.unmarked.push(e.key);
+    this.changed();
+    this.saveTimer ??= setTimeout(() => this.flush(), SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Saves what changed and marks the rows added since the last save as indexed. */
+  flush(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (this.index.isDirty) this.index.save();
+    if (this.unmarked.length) {
+      const keys = this.unmarked.filter((k) => this.index.has(k));
+      this.unmarked = [];
+      this.deps.snippets.markIndexed(keys, new Date().toISOString());
+    }
+  }
+
   /** Adds the vectors, saves the index, then marks the rows indexed. */
   addAndSave(entries: ReadonlyArray<{ key: number; vector: Float32Array }>): void {
     if (entries.length === 0) return;
     this.index.add(entries);
-    this.index.save();
-    this.deps.snippets.markIndexed(
-      entries.map((e) => e.key),
-      new Date().toISOString(),
-    );
+    for (const e of entries) this.unmarked.push(e.key);
     this.changed();
+    this.flush();
   }
 
   /** Removes vectors and saves; answers the keys that were in the index. */
   removeAndSave(keys: readonly number[]): number[] {
     const removed = this.index.remove(keys);
     if (removed.length) {
-      this.index.save();
       this.changed();
+      this.flush();
     }
     return removed;
   }
 
   saveIfDirty(): void {
-    if (this.index.isDirty) this.index.save();
+    this.flush();
   }
 
   search(
@@ -236,6 +263,83 @@ export class IndexService {
     this.index.save();
     this.changed();
     return this.deps.snippets.markAllPending();
+  }
+
+  /** Re-opens the index from its directory (after a restore swapped its files in). */
+  reload(): void {
+    // What the replaced index had not saved yet is dropped, not saved over the new files.
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.unmarked = [];
+    const { index, reset } = VectorIndex.open(this.deps.dir, this.deps.embedder.dimension);
+    this.index = index;
+    this.state = readState(this.stateFile);
+    this.cache.clear();
+    this.accuracy = null;
+    if (reset) {
+      this.deps.log.warn(
+        { component: 'index' },
+        `Vector index will be rebuilt from the store: ${reset}`,
+      );
+      const n = this.deps.snippets.markAllPending();
+      this.index.clear();
+      this.index.save();
+      this.deps.log.info({ component: 'index' }, `${n} snippets queued for re-indexing`);
+    }
+  }
+
+  /**
+   * Empties the index and adds every row again, in batches of 256, re-embedding them all with
+   * the active embedder when `reembed` (the new vectors are stored on the rows). Stopping early
+   * leaves the remaining rows pending: reconcile (or a relaunch) finishes them.
+   */
+  async rebuild(opts: {
+    reembed: boolean;
+    onProgress?: (done: number, total: number) => void;
+    shouldStop?: () => boolean;
+  }): Promise<{ total: number; indexed: number; reembedded: number }> {
+    const total = this.clearAll();
+    this.accuracy = null;
+    let indexed = 0;
+    let reembedded = 0;
+    while (!opts.shouldStop?.()) {
+      const ids = this.deps.snippets.pendingIds(REINDEX_BATCH);
+      if (ids.length === 0) break;
+      const rows = this.deps.snippets.findByIds(ids);
+      const stored = opts.reembed ? null : this.deps.snippets.embeddings(ids);
+      const entries: { key: number; vector: Float32Array }[] = [];
+      const toEmbed: { id: number; text: string }[] = [];
+      for (const r of rows) {
+        const e = stored?.get(r.id);
+        if (
+          e?.embedding &&
+          e.embedder_id === this.deps.embedder.id &&
+          e.embedding.byteLength === this.dimension * 4
+        ) {
+          entries.push({ key: r.id, vector: blobToVector(e.embedding) });
+        } else {
+          toEmbed.push({ id: r.id, text: r.text });
+        }
+      }
+      if (toEmbed.length) {
+        const vectors = await this.deps.embedder.embed(toEmbed.map((t) => t.text));
+        this.deps.snippets.setEmbeddings(
+          toEmbed.map((t, i) => ({
+            id: t.id,
+            embedding: vectorToBlob(vectors[i]!),
+            embedder_id: this.deps.embedder.id,
+          })),
+        );
+        toEmbed.forEach((t, i) => entries.push({ key: t.id, vector: vectors[i]! }));
+        reembedded += toEmbed.length;
+      }
+      // Guard: a batch that indexes nothing would find the same pending ids again.
+      if (entries.length === 0) break;
+      this.addAndSave(entries);
+      indexed += entries.length;
+      opts.onProgress?.(indexed, Math.max(total, indexed));
+    }
+    return { total, indexed, reembedded };
   }
 
   markOptimized(): void {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ProcessingSettings } from '@adam/contracts';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../logging.js';
-import type { Diagnostic } from '../pipeline/index.js';
+import type { AnalyzeResult, Diagnostic } from '../pipeline/index.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
 import { vectorToBlob, type IndexService } from './index.service.js';
@@ -38,9 +38,9 @@ export function textHash(text: string): string {
 
 /**
  * Text + source + settings in, stored and indexed snippets out. The analysis runs on the
- * engine's worker threads; this side writes the rows (with their embeddings and
- * index_pending) first, then adds the vectors and saves the index, then marks the rows indexed:
- * a crash in between leaves pending rows that start-up reconciliation indexes.
+ * engine's worker threads; this side writes the rows (with their embeddings, index_pending)
+ * first, then adds the vectors to the index, whose save (batched, or at the job's end) marks
+ * the rows indexed: a crash in between leaves pending rows that start-up reconciliation indexes.
  */
 export class IngestionService {
   constructor(
@@ -54,7 +54,15 @@ export class IngestionService {
   ) {}
 
   async ingest(input: IngestInput, settings: ProcessingSettings): Promise<IngestResult> {
-    const result = await this.deps.engine.analyze(input.text, input.language, settings);
+    return this.store(await this.deps.engine.analyze(input.text, input.language, settings), input);
+  }
+
+  /**
+   * The writing half of ingest: an analysis made here or by a remote worker becomes rows and
+   * vectors. Only the server calls it: it is the single writer of the store and the index.
+   */
+  store(result: AnalyzeResult, input: Omit<IngestInput, 'text'> & { text?: string }): IngestResult {
+    const sourceText = input.text ?? '';
     const diagnostics = [...result.diagnostics];
     const minQuality = input.minQuality ?? null;
     const wantLanguage =
@@ -62,7 +70,7 @@ export class IngestionService {
     let kept = result.segments;
     if (wantLanguage && result.language.code !== wantLanguage && result.language.code !== 'und') {
       diagnostics.push({
-        snippet: input.text.slice(0, 120),
+        snippet: sourceText.slice(0, 120),
         score: 0,
         status: 'rejected',
         reason: `language ${result.language.code} is not the requested ${wantLanguage}`,
@@ -115,7 +123,7 @@ export class IngestionService {
     ids.forEach((id, i) => {
       if (id !== null) entries.push({ key: id, vector: kept[i]!.vector });
     });
-    this.deps.index.addAndSave(entries);
+    this.deps.index.addDeferred(entries);
 
     const created = entries.map((e) => e.key);
     const duplicates = ids.length - created.length;

@@ -11,7 +11,7 @@ import { BadRequest, PayloadTooLarge } from '../lib/errors.js';
 import type { EncyclopediaClient } from '../scraping/wikipedia.js';
 import type { SafeFetcher } from '../scraping/safe-fetcher.js';
 import { fetchUrl } from '../scraping/url-fetch.js';
-import type { IngestionService } from './ingestion.service.js';
+import type { JobService } from './job.service.js';
 import type { RuleService } from './rule.service.js';
 import type { SettingsService } from './settings.service.js';
 
@@ -29,11 +29,13 @@ export const PLAYGROUND_LANGUAGES: PlaygroundLanguage[] = [
   { code: 'zh', name: 'Chinese' },
 ];
 
+const SAVE_WAIT_MS = 120_000;
+
 export class PlaygroundService {
   constructor(
     private readonly deps: {
       engine: Engine;
-      ingestion: IngestionService;
+      jobs: JobService;
       settings: SettingsService;
       rules: RuleService;
       fetcher: SafeFetcher;
@@ -63,44 +65,45 @@ export class PlaygroundService {
   }
 
   /**
-   * Saves an article's text as snippets. Runs inline for now and answers job_id null; the jobs
-   * issue moves it onto a save_segments job (TODO(#4)).
+   * Saves an article's text as snippets through a save_segments job; answers at once with the
+   * job id (its progress and result come as events), or with the result when `wait` is set.
    */
   async saveSegments(req: {
     title: string;
     language: string;
     text: string;
     source_url?: string | null;
+    wait: boolean;
+    priority: 'high' | 'normal' | 'low';
   }): Promise<SaveSegmentsResponse> {
     if (!req.text.trim()) throw new BadRequest('Article text is empty');
     if (Buffer.byteLength(req.text, 'utf8') > ARTICLE_MAX_BYTES) {
       throw new PayloadTooLarge('Article text exceeds 100 kB');
     }
-    const result = await this.deps.ingestion.ingest(
-      {
-        text: req.text,
+    let job = this.deps.jobs.create({
+      type: 'save_segments',
+      priority: req.priority,
+      input: {
+        title: req.title,
         language: req.language || 'en',
-        source: { title: req.title || null, url: req.source_url ?? null },
+        text: req.text,
+        source_url: req.source_url ?? null,
       },
-      this.deps.settings.get('processing'),
-    );
+      metadata: { title: req.title, bytes: Buffer.byteLength(req.text, 'utf8') },
+    });
+    if (req.wait) job = await this.deps.jobs.waitForEnd(job.id, SAVE_WAIT_MS);
+    const result = (job.metadata.result ?? null) as {
+      snippet_ids: number[];
+      duplicates: number;
+      diagnostics: NonNullable<SaveSegmentsResponse['diagnostics']>;
+    } | null;
     return {
-      job_id: null,
-      segments_created: result.segments_created,
-      duplicates: result.duplicates,
-      snippet_ids: result.snippet_ids,
-      diagnostics: {
-        method: result.method,
-        fallback_reason: result.fallback_reason,
-        language: result.language,
-        counts: result.counts,
-        items: result.diagnostics.map((d) => ({
-          snippet: d.snippet,
-          score: d.score,
-          status: d.status,
-          reason: d.reason,
-        })),
-      },
+      job_id: job.id,
+      status: job.status,
+      segments_created: job.stats.segments_created ?? 0,
+      duplicates: result?.duplicates ?? 0,
+      snippet_ids: result?.snippet_ids ?? [],
+      diagnostics: result?.diagnostics ?? null,
     };
   }
 

@@ -147,6 +147,13 @@ export class SnippetRepository {
       .all(...w.params) as number[];
   }
 
+  idsBelowQuality(threshold: number): number[] {
+    return this.db
+      .prepare('SELECT id FROM snippets WHERE quality_score < ? ORDER BY id')
+      .pluck()
+      .all(threshold) as number[];
+  }
+
   /** FTS5 bm25 ranking (best first); scores are bm25's, lower is better. */
   keywordSearch(
     match: string,

@@ -111,4 +111,63 @@ CREATE TABLE scraping_rules (
 );
 `,
   },
+  {
+    id: 3,
+    name: 'jobs_sources',
+    sql: `
+CREATE TABLE jobs (
+  id INTEGER PRIMARY KEY,
+  type TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'processing', 'completed', 'failed', 'cancelled')),
+  priority TEXT NOT NULL DEFAULT 'normal' CHECK (priority IN ('high', 'normal', 'low')),
+  priority_rank INTEGER NOT NULL DEFAULT 1,
+  urls TEXT NOT NULL DEFAULT '[]',
+  input TEXT NOT NULL DEFAULT '{}',
+  filters TEXT NOT NULL DEFAULT '{}',
+  metadata TEXT NOT NULL DEFAULT '{}',
+  progress REAL NOT NULL DEFAULT 0,
+  stage TEXT,
+  stats TEXT NOT NULL DEFAULT '{}',
+  errors TEXT NOT NULL DEFAULT '[]',
+  done_urls TEXT NOT NULL DEFAULT '[]',
+  worker_id TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  started_at TEXT,
+  completed_at TEXT,
+  failed_at TEXT,
+  cancelled_at TEXT,
+  heartbeat_at TEXT,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX jobs_claim ON jobs(status, priority_rank, created_at, id);
+CREATE INDEX jobs_created ON jobs(created_at);
+
+CREATE TABLE sources (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  domain TEXT NOT NULL,
+  title TEXT,
+  language TEXT,
+  segments_count INTEGER NOT NULL DEFAULT 0,
+  last_job_id INTEGER,
+  last_status TEXT,
+  last_error TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX sources_domain ON sources(domain);
+`,
+  },
+  {
+    id: 4,
+    name: 'snippet_filter_indexes',
+    // Listing by job or source sorts by date: these let SQLite read rows already in order.
+    sql: `
+CREATE INDEX snippets_job_created ON snippets(job_id, created_at);
+CREATE INDEX snippets_source_created ON snippets(source_url, created_at);
+DROP INDEX snippets_job;
+DROP INDEX snippets_source_url;
+`,
+  },
 ];

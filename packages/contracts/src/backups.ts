@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** Backup ids are UTC timestamps to the millisecond, so they sort by age. */
+export const BACKUP_ID_PATTERN = /^\d{8}-\d{6}-\d{3}$/;
+export const BACKUP_REASONS = ['manual', 'auto'] as const;
+/** Auto backups kept; older ones are deleted, manual ones never. */
+export const AUTO_BACKUP_RETENTION = 10;
+
+export const BackupReason = z.enum(BACKUP_REASONS);
+export type BackupReason = z.infer<typeof BackupReason>;
+
+export const BackupCounts = z.object({
+  snippets: z.number().int(),
+  vectors: z.number().int(),
+  users: z.number().int(),
+  rules: z.number().int(),
+  jobs: z.number().int(),
+  sources: z.number().int(),
+});
+export type BackupCounts = z.infer<typeof BackupCounts>;
+
+export const BackupFile = z.object({
+  /** Relative to the backup's directory, with forward slashes. */
+  path: z.string(),
+  bytes: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type BackupFile = z.infer<typeof BackupFile>;
+
+/** `<data>/backups/<id>/manifest.json`: what restore checks before replacing anything. */
+export const BackupManifest = z.object({
+  format: z.literal(1),
+  id: z.string().regex(BACKUP_ID_PATTERN),
+  created_at: z.string(),
+  reason: BackupReason,
+  app_version: z.string(),
+  schema_version: z.number().int(),
+  counts: BackupCounts,
+  files: z.array(BackupFile).min(1),
+});
+export type BackupManifest = z.infer<typeof BackupManifest>;
+
+export const Backup = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  size_mb: z.number(),
+  reason: BackupReason,
+  counts: BackupCounts,
+});
+export type Backup = z.infer<typeof Backup>;
+
+export const BackupList = z.array(Backup);
+export type BackupList = z.infer<typeof BackupList>;
+
+/** Malformed ids are answered 404 by the service, like unknown ones: no pattern here. */
+export const BackupIdParams = z.object({ id: z.string() });
+
+export const RestoreResult = z.object({
+  id: z.string(),
+  restored_at: z.string(),
+  counts: BackupCounts,
+  reconcile: z.object({
+    total_disk: z.number().int(),
+    total_index: z.number().int(),
+    marked_pending: z.number().int(),
+    reindexed: z.number().int(),
+    index_only: z.number().int(),
+  }),
+});
+export type RestoreResult = z.infer<typeof RestoreResult>;

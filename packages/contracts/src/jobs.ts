@@ -1,0 +1,175 @@
+import { z } from 'zod';
+
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
+export type JobStatus = z.infer<typeof JobStatus>;
+export const JOB_PRIORITIES = ['high', 'normal', 'low'] as const;
+export const JobPriority = z.enum(JOB_PRIORITIES, { message: 'must be high, normal or low' });
+export type JobPriority = z.infer<typeof JobPriority>;
+export const JOB_TYPES = ['process_urls', 'save_segments', 'rebuild_index'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export const JobError = z.object({
+  type: z.string(),
+  error: z.string(),
+  message: z.string(),
+  url: z.string().nullable(),
+  at: z.string(),
+  diagnostic_summary: z.object({ snippet: z.string(), score: z.number() }).nullable().optional(),
+});
+export type JobError = z.infer<typeof JobError>;
+
+export const JobStats = z
+  .object({
+    segments_created: z.number().int(),
+    snippets_added: z.number().int(),
+    duplicates: z.number().int(),
+    urls_total: z.number().int(),
+    urls_done: z.number().int(),
+    urls_failed: z.number().int(),
+    segmentation_method: z.string().nullable(),
+    last_fallback_reason: z.string().nullable(),
+    last_warning: z.string().nullable(),
+    last_rejection_reason: z.string().nullable(),
+    diagnostic_summary: z.object({ snippet: z.string(), score: z.number() }).nullable(),
+    segmentation_stats: z
+      .object({ method: z.string(), counts: z.object({ before: z.number(), after: z.number() }) })
+      .nullable(),
+  })
+  .partial()
+  .loose();
+export type JobStats = z.infer<typeof JobStats>;
+
+export const Job = z.object({
+  id: z.number().int(),
+  type: z.string(),
+  status: JobStatus,
+  priority: JobPriority,
+  urls: z.array(z.string()),
+  progress: z.number(),
+  stage: z.string().nullable(),
+  stats: JobStats,
+  errors: z.array(JobError),
+  filters: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()),
+  worker_id: z.string().nullable(),
+  attempts: z.number().int(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  failed_at: z.string().nullable(),
+  cancelled_at: z.string().nullable(),
+  heartbeat_at: z.string().nullable(),
+  updated_at: z.string(),
+});
+export type Job = z.infer<typeof Job>;
+
+export const ByStatus = z.object({
+  pending: z.number().int(),
+  processing: z.number().int(),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
+export const JobList = z.object({
+  jobs: z.array(Job),
+  total: z.number().int(),
+  by_status: ByStatus,
+});
+export type JobList = z.infer<typeof JobList>;
+
+export const JobListQuery = z.object({
+  status: z.preprocess((v) => (v === '' ? undefined : v), JobStatus.optional()),
+  limit: z.coerce.number().int().min(1).max(1000, 'must be at most 1000').default(200),
+});
+export const RelaunchQuery = z.object({ priority: JobPriority.default('normal') });
+export const JobErrors = z.object({
+  job_id: z.number().int(),
+  errors: z.array(JobError),
+  total: z.number().int(),
+});
+export const CancelPendingResponse = z.object({
+  cancelled: z.number().int(),
+  job_ids: z.array(z.number().int()),
+});
+export const DeleteJobResponse = z.object({ id: z.number().int(), deleted: z.literal(true) });
+export const RelaunchResponse = z.object({
+  job_id: z.number().int(),
+  relaunched_from: z.number().int(),
+  job: Job,
+});
+
+/** A job's rows are reported stuck when processing with no heartbeat for this long. */
+export const STUCK_AFTER_SECONDS = 120;
+
+export const WorkerInfo = z.object({
+  id: z.string(),
+  status: z.enum(['idle', 'busy', 'stopping']),
+  current_job: z.number().int().nullable(),
+  started_at: z.string(),
+  processed: z.number().int(),
+  failed: z.number().int(),
+});
+export const WorkersStatus = z.object({
+  mode: z.enum(['embedded', 'redis']),
+  running: z.number().int(),
+  workers: z.array(WorkerInfo),
+  queue: z.object({ pending: z.number().int(), processing: z.number().int() }),
+});
+export type WorkersStatus = z.infer<typeof WorkersStatus>;
+export const StartWorkersRequest = z
+  .object({
+    count: z.number().int().min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
+  })
+  .nullish();
+
+export const SOURCE_LANGUAGES = ['auto', 'en', 'fr', 'es'] as const;
+export const ProcessSourcesRequest = z.object({
+  urls: z.union([
+    z.array(z.string()).max(5000, 'at most 5000 URLs at once'),
+    z.string().max(1_000_000),
+  ]),
+  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
+  min_quality: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').nullish(),
+  priority: JobPriority.default('normal'),
+});
+export type ProcessSourcesRequest = z.input<typeof ProcessSourcesRequest>;
+export const ProcessSourcesResponse = z.object({
+  job_id: z.number().int(),
+  urls: z.array(z.string()),
+  status: JobStatus,
+});
+
+export const Source = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  domain: z.string(),
+  title: z.string().nullable(),
+  language: z.string().nullable(),
+  segments_count: z.number().int(),
+  last_job_id: z.number().int().nullable(),
+  last_status: z.string().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Source = z.infer<typeof Source>;
+export const SourceListQuery = z.object({
+  search: z.string().trim().max(500).optional(),
+  domain: z.string().trim().max(253).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const SourceList = z.object({ sources: z.array(Source), total: z.number().int() });
+export const DeleteSourceQuery = z.object({
+  delete_snippets: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+export const DeleteSourceResponse = z.object({
+  id: z.number().int(),
+  deleted: z.literal(true),
+  snippets_deleted: z.number().int(),
+  vectors_deleted: z.number().int(),
+});

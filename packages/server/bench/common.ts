@@ -1,0 +1,152 @@
+/**
+ * What the benches share: the machine line, temporary data dirs linked to one converted model,
+ * percentiles, a plain table printer and the texts they index. Nothing here measures.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
+import { generatePage } from '../test/fixtures/fixture-pages.js';
+
+/** One converted built-in model for every bench run; kept between runs like the tests' copy. */
+export const BENCH_MODEL_ROOT = path.join(os.tmpdir(), 'adam-bench-model-cache');
+
+/** Cores, CPU model, node version, memory and load: printed at the top of every bench. */
+export function machineLine(): string {
+  const cpus = os.cpus();
+  const model = cpus[0]?.model.trim() ?? 'unknown CPU';
+  const gib = (os.totalmem() / 1024 ** 3).toFixed(0);
+  return `machine: ${cpus.length} cores, ${model}, ${gib} GiB, node ${process.version}, load average ${loadAvg()}`;
+}
+
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+export function header(title: string): void {
+  console.log(`== ${title}`);
+  console.log(machineLine());
+}
+
+/** The bench's own duration, and the load again: other work on the machine moves the figures. */
+export function footer(startedAt: number): void {
+  console.log(`took ${seconds(performance.now() - startedAt)}; load average now ${loadAvg()}`);
+}
+
+/** Converts the model once (about 4 s the first time), then only checks it. */
+export async function sharedModel(): Promise<void> {
+  await prepareBuiltinModel(BENCH_MODEL_ROOT);
+}
+
+/** A fresh temporary data dir whose built-in model points at the shared converted copy. */
+export function tempDataDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const link = path.join(dir, 'models', 'builtin');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(path.join(BENCH_MODEL_ROOT, 'models', 'builtin'), link, 'dir');
+  return dir;
+}
+
+export function removeDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}
+
+export interface LatencySummary {
+  n: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export function summarize(samples: readonly number[]): LatencySummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, x) => s + x, 0) / (sorted.length || 1);
+  return {
+    n: sorted.length,
+    mean,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+  };
+}
+
+/** Prints rows as aligned columns: text left, numbers right. */
+export function table(head: readonly string[], rows: ReadonlyArray<readonly (string | number)[]>) {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? '').length)));
+  // A column of figures ("12.3", "4 / 60", "-0.5 ms") is right-aligned.
+  const numeric = head.map((_, c) => rows.every((r) => /^[-+]?\d/.test(String(r[c]))));
+  const line = (r: readonly string[]) =>
+    r
+      .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd();
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of cells.slice(1)) console.log(line(r));
+}
+
+/**
+ * Wall time and this process's CPU time (every thread, workers included) of `fn`. On a shared
+ * machine the wall time moves with the neighbours' load; CPU time much less.
+ */
+export async function measure(fn: () => Promise<void>): Promise<{ wallMs: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+export const fixed = (n: number, d = 1): string => n.toFixed(d);
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+export const mib = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+/** mulberry32: small, fast and the same everywhere, so every run builds the same data. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A fixture page as a document: title, then its paragraphs (subheadings on their own line). */
+export function pageDocument(n: number): { title: string; topic: string; text: string } {
+  const page = generatePage(n);
+  const text = [page.title, ...page.body.map((p) => (p.startsWith('## ') ? p.slice(3) : p))].join(
+    '\n\n',
+  );
+  return { title: page.title, topic: page.topic, text };
+}
+
+/** Sentences of a text: split after . ! ? before a capital; fragments under 4 words dropped. */
+export const splitSentences = (text: string): string[] =>
+  text
+    .split(/(?<=[.!?])\s+(?=[A-Z\u00C0-\u024F])/u)
+    .map((s) => s.trim())
+    .filter((s) => s.split(/\s+/).length >= 4);
+
+/** A fixture page's sentences in reading order (subheadings left out). */
+export function pageSentences(n: number): { topic: string; sentences: string[] } {
+  const page = generatePage(n);
+  const sentences = page.body.filter((p) => !p.startsWith('## ')).flatMap(splitSentences);
+  return { topic: page.topic, sentences };
+}
+
+export const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;

@@ -1,0 +1,302 @@
+/**
+ * Ingestion throughput (not a test: prints figures, asserts nothing).
+ *
+ *   cd packages/server && npx tsx --conditions=adam-source bench/ingest.bench.ts
+ *
+ * The real path: buildApp on a temporary data dir, then IngestionService.ingest (analysis and
+ * embedding on the engine's worker threads, rows written, vectors added, index saved) over 200
+ * fixture pages, 4 ingests at a time so every thread has work; with 1 and then 2 engine
+ * threads. Then, on the same app, the embedding alone (engine.embed on the stored segment
+ * texts in batches of 32) and VectorIndex add + save per batch of 32.
+ */
+import path from 'node:path';
+import type { ProcessingSettings } from '@adam/contracts';
+import { buildApp, type Adam } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { IngestResult } from '../src/services/ingestion.service.js';
+import { SnippetRepository } from '../src/store/snippet.repository.js';
+import { VectorIndex } from '../src/vector/vector-index.js';
+import {
+  fixed,
+  footer,
+  header,
+  measure,
+  pageDocument,
+  removeDir,
+  seconds,
+  sharedModel,
+  summarize,
+  table,
+  tempDataDir,
+} from './common.js';
+
+const DOCS = 200;
+const CONCURRENT_INGESTS = 4;
+const EMBED_BATCH = 32;
+const THREADS = [1, 2];
+/** Texts embedded per embedding-only measure (the stored segments, repeated). */
+const EMBED_TEXTS = 8_000;
+
+header('ingest: embed + index throughput through IngestionService');
+const benchStarted = performance.now();
+await sharedModel();
+
+const docs = Array.from({ length: DOCS }, (_, i) => ({ n: i + 1, ...pageDocument(i + 1) }));
+const words = docs.reduce((s, d) => s + d.text.split(/\s+/).length, 0);
+console.log(
+  `corpus: ${DOCS} fixture pages (test/fixtures/fixture-pages.ts, pages 1..${DOCS}), ` +
+    `${words} words, ~${Math.round(words / DOCS)} words/page; ${CONCURRENT_INGESTS} ingests in flight\n`,
+);
+
+/** Runs `work` over `items` with `lanes` calls in flight; answers wall and CPU time. */
+function inLanes<T>(
+  items: readonly T[],
+  lanes: number,
+  work: (item: T) => Promise<void>,
+): Promise<{ wallMs: number; cpuMs: number }> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  return measure(async () => {
+    await Promise.all(Array.from({ length: lanes }, lane));
+  });
+}
+
+const batchesOf = <T>(items: readonly T[], size: number): T[][] => {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+};
+
+interface Outcome {
+  threads: number;
+  startMs: number;
+  ingestMs: number;
+  ingestCpuMs: number;
+  segments: number;
+  duplicates: number;
+  saveMs: number[];
+  segmentsPerSave: number;
+  analyzeMs: number;
+  analyzeCpuMs: number;
+  embedSeqMs: number;
+  embedParMs: number;
+  texts: number;
+  embedded: number;
+  addMs: number[];
+  indexSaveMs: number[];
+}
+
+async function runWith(threads: number): Promise<Outcome> {
+  const dataDir = tempDataDir(`adam-bench-ingest-${threads}-`);
+  let adam: Adam | null = null;
+  try {
+    adam = await buildApp(
+      loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '', ADAM_WORKERS: String(threads) }),
+    );
+    await adam.reconciled;
+    const { engine, ingestion, index, settings } = adam.services;
+    const processing: ProcessingSettings = settings.get('processing');
+
+    // Pool start (model load in every thread) and a warm-up analysis per lane, not timed below.
+    let t = performance.now();
+    await engine.embed(['warm up']);
+    const startMs = performance.now() - t;
+    const warm = [pageDocument(10_001).text, pageDocument(10_002).text];
+    await Promise.all(
+      Array.from({ length: CONCURRENT_INGESTS }, (_, i) =>
+        engine.analyze(warm[i % warm.length]!, 'en', processing),
+      ),
+    );
+
+    // Times IndexService.addAndSave (add, save the whole index, mark rows) inside each ingest.
+    const saveMs: number[] = [];
+    const addAndSave = index.addAndSave.bind(index);
+    index.addAndSave = (entries) => {
+      const s = performance.now();
+      addAndSave(entries);
+      saveMs.push(performance.now() - s);
+    };
+
+    const results: IngestResult[] = [];
+    const { wallMs: ingestMs, cpuMs: ingestCpuMs } = await inLanes(
+      docs,
+      CONCURRENT_INGESTS,
+      async (d) => {
+        results.push(
+          await ingestion.ingest(
+            {
+              text: d.text,
+              language: 'en',
+              source: { title: d.title, url: `https://bench.example/pages/${d.n}` },
+              jobId: null,
+            },
+            processing,
+          ),
+        );
+      },
+    );
+    const segments = results.reduce((s, r) => s + r.segments_created, 0);
+    const duplicates = results.reduce((s, r) => s + r.duplicates, 0);
+
+    // The workers' part alone (segmentation, scoring, embedding), nothing stored.
+    const { wallMs: analyzeMs, cpuMs: analyzeCpuMs } = await inLanes(
+      docs,
+      CONCURRENT_INGESTS,
+      async (d) => {
+        await engine.analyze(d.text, 'en', processing);
+      },
+    );
+
+    // Embedding alone, on the texts the ingest stored; several passes so it lasts a second or so.
+    const stored = new SnippetRepository(adam.db)
+      .listPage({}, 'created_at', 'asc', 100_000, 0)
+      .rows.map((r) => r.text);
+    const batches = batchesOf(stored, EMBED_BATCH);
+    const passes = Math.max(1, Math.ceil(EMBED_TEXTS / stored.length));
+    const repeated = Array.from({ length: passes }, () => batches).flat();
+    await engine.embed(batches[0]!); // warm
+    const vectors: Float32Array[][] = [];
+    t = performance.now();
+    for (const b of repeated) {
+      const vs = await engine.embed(b);
+      if (vectors.length < batches.length) vectors.push(vs);
+    }
+    const embedSeqMs = performance.now() - t;
+    const { wallMs: embedParMs } = await inLanes(repeated, CONCURRENT_INGESTS, async (b) => {
+      await engine.embed(b);
+    });
+
+    // add + save per batch of 32 on a fresh index: the save rewrites the whole index.
+    const { index: vi } = VectorIndex.open(path.join(dataDir, 'bench-index'), engine.dimension);
+    const addMs: number[] = [];
+    const indexSaveMs: number[] = [];
+    let key = 1;
+    for (const vs of vectors) {
+      const entries = vs.map((vector) => ({ key: key++, vector }));
+      t = performance.now();
+      vi.add(entries);
+      addMs.push(performance.now() - t);
+      t = performance.now();
+      vi.save();
+      indexSaveMs.push(performance.now() - t);
+    }
+
+    return {
+      threads,
+      startMs,
+      ingestMs,
+      ingestCpuMs,
+      segments,
+      duplicates,
+      saveMs,
+      segmentsPerSave: segments / (saveMs.length || 1),
+      analyzeMs,
+      analyzeCpuMs,
+      embedSeqMs,
+      embedParMs,
+      texts: stored.length,
+      embedded: stored.length * passes,
+      addMs,
+      indexSaveMs,
+    };
+  } finally {
+    await adam?.app.close();
+    removeDir(dataDir);
+  }
+}
+
+const outcomes: Outcome[] = [];
+for (const threads of THREADS) {
+  const t = performance.now();
+  outcomes.push(await runWith(threads));
+  console.log(
+    `  ${threads} thread${threads > 1 ? 's' : ''}: done in ${seconds(performance.now() - t)}`,
+  );
+}
+
+console.log('\ningest (IngestionService.ingest, analysis + embedding + store + index save):');
+table(
+  ['threads', 'pool start', 'wall', 'CPU', 'docs/s', 'segments', 'dup', 'segments/s'],
+  outcomes.map((o) => [
+    o.threads,
+    `${o.startMs.toFixed(0)} ms`,
+    seconds(o.ingestMs),
+    seconds(o.ingestCpuMs),
+    fixed(DOCS / (o.ingestMs / 1000)),
+    o.segments,
+    o.duplicates,
+    fixed(o.segments / (o.ingestMs / 1000)),
+  ]),
+);
+
+console.log(
+  `\nanalysis only (engine.analyze on the same ${DOCS} pages, ${CONCURRENT_INGESTS} in flight, nothing stored):`,
+);
+table(
+  ['threads', 'wall', 'CPU', 'docs/s', 'segments/s (of the ingest count)'],
+  outcomes.map((o) => [
+    o.threads,
+    seconds(o.analyzeMs),
+    seconds(o.analyzeCpuMs),
+    fixed(DOCS / (o.analyzeMs / 1000)),
+    fixed(o.segments / (o.analyzeMs / 1000)),
+  ]),
+);
+
+console.log('\nIndexService.addAndSave inside each ingest (add, save whole index, mark rows):');
+table(
+  ['threads', 'calls', 'vectors/call', 'mean ms', 'p50 ms', 'p95 ms', 'max ms', 'share of wall'],
+  outcomes.map((o) => {
+    const s = summarize(o.saveMs);
+    const total = o.saveMs.reduce((a, b) => a + b, 0);
+    return [
+      o.threads,
+      s.n,
+      fixed(o.segmentsPerSave),
+      fixed(s.mean, 2),
+      fixed(s.p50, 2),
+      fixed(s.p95, 2),
+      fixed(s.max, 2),
+      `${fixed((100 * total) / o.ingestMs)} %`,
+    ];
+  }),
+);
+
+console.log(
+  `\nembedding only (engine.embed, batches of ${EMBED_BATCH}, the stored segment texts repeated):`,
+);
+table(
+  ['threads', 'texts', 'one batch at a time', `${CONCURRENT_INGESTS} batches in flight`],
+  outcomes.map((o) => [
+    o.threads,
+    o.embedded,
+    `${fixed(o.embedded / (o.embedSeqMs / 1000), 0)} texts/s`,
+    `${fixed(o.embedded / (o.embedParMs / 1000), 0)} texts/s`,
+  ]),
+);
+
+console.log(`\nVectorIndex add + save per batch of ${EMBED_BATCH} (fresh index, growing):`);
+table(
+  ['threads', 'batches', 'final size', 'add p50', 'add mean', 'save p50', 'save mean', 'save max'],
+  outcomes.map((o) => {
+    const a = summarize(o.addMs);
+    const s = summarize(o.indexSaveMs);
+    return [
+      o.threads,
+      a.n,
+      o.texts,
+      `${fixed(a.p50, 2)} ms`,
+      `${fixed(a.mean, 2)} ms`,
+      `${fixed(s.p50, 2)} ms`,
+      `${fixed(s.mean, 2)} ms`,
+      `${fixed(s.max, 2)} ms`,
+    ];
+  }),
+);
+console.log(
+  '\nCPU is this process, every thread included: wall well above CPU / threads means the cores' +
+    ' were busy with something else.',
+);
+footer(benchStarted);

@@ -1,0 +1,143 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  CancelPendingResponse,
+  DeleteJobResponse,
+  DeleteSourceQuery,
+  DeleteSourceResponse,
+  ErrorBody,
+  IdParams,
+  Job,
+  JobErrors,
+  JobList,
+  JobListQuery,
+  ProcessSourcesRequest,
+  ProcessSourcesResponse,
+  RelaunchQuery,
+  RelaunchResponse,
+  SourceList,
+  SourceListQuery,
+  StartWorkersRequest,
+  WorkersStatus,
+} from '@adam/contracts';
+import type { JobService, JobTab } from '../services/job.service.js';
+import type { SourceService } from '../services/source.service.js';
+import type { WorkerService } from '../services/worker.service.js';
+
+const tags = ['jobs'];
+const e = { 404: ErrorBody, 409: ErrorBody, 422: ErrorBody };
+
+export function jobRoutes(jobs: JobService, sources: SourceService, workers: WorkerService) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    const tabs: [string, JobTab][] = [
+      ['/sources/jobs', 'all'],
+      ['/sources/jobs/active', 'active'],
+      ['/sources/jobs/queue', 'queue'],
+      ['/sources/jobs/history', 'history'],
+    ];
+    for (const [path, tab] of tabs) {
+      app.get(
+        path,
+        { schema: { tags, querystring: JobListQuery, response: { 200: JobList, 422: ErrorBody } } },
+        async (req) => jobs.list(tab, req.query.status, req.query.limit),
+      );
+    }
+    app.get(
+      '/sources/jobs/stuck',
+      { schema: { tags, querystring: JobListQuery, response: { 200: JobList } } },
+      async (req) => jobs.stuck(req.query.limit),
+    );
+    app.post(
+      '/sources/jobs/cancel_pending',
+      { schema: { tags, response: { 200: CancelPendingResponse } } },
+      async () => jobs.cancelPending(),
+    );
+    app.get(
+      '/sources/jobs/:id',
+      { schema: { tags, params: IdParams, response: { 200: Job, ...e } } },
+      async (req) => jobs.get(req.params.id),
+    );
+    app.get(
+      '/sources/jobs/:id/errors',
+      { schema: { tags, params: IdParams, response: { 200: JobErrors, ...e } } },
+      async (req) => jobs.errors(req.params.id),
+    );
+    app.post(
+      '/sources/jobs/:id/cancel',
+      { schema: { tags, params: IdParams, response: { 200: Job, ...e } } },
+      async (req) => jobs.cancel(req.params.id),
+    );
+    app.post(
+      '/sources/jobs/:id/relaunch',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          querystring: RelaunchQuery,
+          response: { 200: RelaunchResponse, ...e },
+        },
+      },
+      async (req) => jobs.relaunch(req.params.id, req.query.priority),
+    );
+    app.delete(
+      '/sources/jobs/:id',
+      { schema: { tags, params: IdParams, response: { 200: DeleteJobResponse, ...e } } },
+      async (req) => jobs.delete(req.params.id),
+    );
+
+    const sourceTags = ['sources'];
+    app.post(
+      '/sources/process',
+      {
+        schema: {
+          tags: sourceTags,
+          body: ProcessSourcesRequest,
+          response: { 200: ProcessSourcesResponse, 422: ErrorBody },
+        },
+      },
+      async (req) => sources.process(req.body),
+    );
+    app.get(
+      '/sources/list',
+      { schema: { tags: sourceTags, querystring: SourceListQuery, response: { 200: SourceList } } },
+      async (req) => sources.list(req.query),
+    );
+    app.delete(
+      '/sources/:id',
+      {
+        schema: {
+          tags: sourceTags,
+          params: IdParams,
+          querystring: DeleteSourceQuery,
+          response: { 200: DeleteSourceResponse, ...e },
+        },
+      },
+      async (req) => sources.delete(req.params.id, req.query.delete_snippets),
+    );
+
+    const workerTags = ['workers'];
+    app.get(
+      '/admin/maintenance/workers/status',
+      { schema: { tags: workerTags, response: { 200: WorkersStatus } } },
+      async () => workers.status(),
+    );
+    app.post(
+      '/admin/maintenance/workers/start',
+      {
+        schema: {
+          tags: workerTags,
+          body: StartWorkersRequest,
+          response: { 200: WorkersStatus, 422: ErrorBody },
+        },
+      },
+      async (req) => workers.start(req.body?.count ?? 1),
+    );
+    app.post(
+      '/admin/maintenance/workers/stop',
+      { schema: { tags: workerTags, response: { 200: WorkersStatus } } },
+      async () => workers.stop(),
+    );
+  };
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ErrorBody,
+  MaintenanceHealth,
+  MaintenanceRequest,
+  MaintenanceResult,
+} from '@adam/contracts';
+import type { JobService } from '../services/job.service.js';
+import type { MaintenanceService } from '../services/maintenance.service.js';
+
+const tags = ['maintenance'];
+
+export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobService) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/admin/maintenance/execute',
+      {
+        schema: {
+          tags,
+          body: MaintenanceRequest,
+          response: { 200: MaintenanceResult, 422: ErrorBody },
+        },
+      },
+      async (req) => maintenance.execute(req.body),
+    );
+    app.post(
+      '/admin/maintenance/reset-stuck-jobs',
+      {
+        schema: {
+          tags,
+          response: {
+            200: z.object({ reset: z.number().int(), job_ids: z.array(z.number().int()) }),
+          },
+        },
+      },
+      async () => {
+        const ids = jobs.resetStuck();
+        return { reset: ids.length, job_ids: ids };
+      },
+    );
+    app.get(
+      '/admin/maintenance/health',
+      { schema: { tags, response: { 200: MaintenanceHealth } } },
+      async () => maintenance.healthChecks(),
+    );
+  };
+}

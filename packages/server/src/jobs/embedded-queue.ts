@@ -1,0 +1,201 @@
+import type { WorkersStatus } from '@adam/contracts';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { JobRepository, JobRow } from '../store/job.repository.js';
+import type { JobDefinition, JobOutcome } from './define-job.js';
+import { createJobContext, finishJob, parseJson } from './job-context.js';
+import type { QueueDriver } from './queue-driver.js';
+
+const HEARTBEAT_MS = 5_000;
+const IDLE_POLL_MS = 1_000;
+
+interface Slot {
+  id: string;
+  status: 'idle' | 'busy' | 'stopping';
+  current: number | null;
+  startedAt: string;
+  processed: number;
+  failed: number;
+  stopping: boolean;
+  wake: (() => void) | null;
+  loop: Promise<void>;
+}
+
+/**
+ * The default queue: jobs wait in SQLite and each worker slot claims the next one (priority,
+ * then age). The CPU work inside a job runs on the engine's worker threads; a slot is the unit
+ * of job concurrency (ADAM_WORKERS). Stopping a slot puts its job back in the queue at its next
+ * step; at start, jobs a crash left processing are queued again and resume after their
+ * finished URLs.
+ */
+export class EmbeddedQueue implements QueueDriver {
+  readonly mode = 'embedded' as const;
+  private readonly slots = new Map<string, Slot>();
+  private seq = 0;
+  private closed = false;
+
+  constructor(
+    private readonly deps: {
+      jobs: JobRepository;
+      definitions: ReadonlyMap<string, JobDefinition<unknown>>;
+      /** Job types these workers take; all when unset (the Redis mode keeps server-only ones here). */
+      types?: readonly string[];
+      bus: EventBus;
+      log: Logger;
+    },
+  ) {}
+
+  /** Jobs left processing by a crash go back to pending. */
+  recover(): number[] {
+    const ids = this.deps.jobs.requeueProcessing(undefined, this.deps.types);
+    if (ids.length) {
+      this.deps.log.warn(
+        { component: 'queue' },
+        `Requeued ${ids.length} job(s) left processing: ${ids.join(', ')}`,
+      );
+    }
+    return ids;
+  }
+
+  start(count: number): void {
+    for (let i = 0; i < count && !this.closed; i++) {
+      const id = `embedded-${++this.seq}`;
+      const slot: Slot = {
+        id,
+        status: 'idle',
+        current: null,
+        startedAt: new Date().toISOString(),
+        processed: 0,
+        failed: 0,
+        stopping: false,
+        wake: null,
+        loop: Promise.resolve(),
+      };
+      this.slots.set(id, slot);
+      slot.loop = this.run(slot);
+    }
+    this.deps.log.info({ component: 'queue' }, `${this.slots.size} worker(s) running`);
+    this.deps.bus.emit('workers.changed', { running: this.slots.size });
+  }
+
+  /** Stops every worker; their jobs go back to the queue at their next step. */
+  async stop(): Promise<void> {
+    const slots = [...this.slots.values()];
+    for (const s of slots) {
+      s.stopping = true;
+      s.status = 'stopping';
+      s.wake?.();
+    }
+    await Promise.all(slots.map((s) => s.loop));
+    for (const s of slots) this.slots.delete(s.id);
+    this.deps.log.info({ component: 'queue' }, `Workers stopped (${slots.length})`);
+    this.deps.bus.emit('workers.changed', { running: this.slots.size });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop();
+  }
+
+  submit(): void {
+    this.notify();
+  }
+
+  /** Workers notice a cancelled job themselves at their next step. */
+  cancel(): void {}
+
+  /** A job was queued: wake idle workers now rather than at their next poll. */
+  notify(): void {
+    for (const s of this.slots.values()) s.wake?.();
+  }
+
+  get running(): number {
+    return this.slots.size;
+  }
+
+  status(): Pick<WorkersStatus, 'workers' | 'running'> {
+    return {
+      running: this.slots.size,
+      workers: [...this.slots.values()].map((s) => ({
+        id: s.id,
+        status: s.status,
+        current_job: s.current,
+        started_at: s.startedAt,
+        processed: s.processed,
+        failed: s.failed,
+      })),
+    };
+  }
+
+  private async run(slot: Slot): Promise<void> {
+    while (!slot.stopping) {
+      const row = this.deps.jobs.claimNext(slot.id, new Date().toISOString(), this.deps.types);
+      if (!row) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, IDLE_POLL_MS);
+          slot.wake = () => {
+            clearTimeout(t);
+            resolve();
+          };
+        });
+        slot.wake = null;
+        continue;
+      }
+      slot.status = 'busy';
+      slot.current = row.id;
+      try {
+        const outcome = await this.execute(row, slot);
+        if (outcome === 'failed') slot.failed++;
+        else if (outcome === 'completed') slot.processed++;
+      } catch (e) {
+        this.deps.log.error(
+          { component: 'queue', err: e },
+          `Worker ${slot.id} crashed on job ${row.id}`,
+        );
+      }
+      slot.current = null;
+      if (!slot.stopping) slot.status = 'idle';
+    }
+  }
+
+  private async execute(row: JobRow, slot: Slot): Promise<'completed' | 'failed' | 'other'> {
+    const { jobs, bus, log } = this.deps;
+    const def = this.deps.definitions.get(row.type);
+    const ctx = createJobContext({
+      jobs,
+      bus,
+      row,
+      workerId: slot.id,
+      stopping: () => slot.stopping,
+    });
+    const heartbeat = setInterval(
+      () => jobs.update(row.id, { heartbeat_at: new Date().toISOString() }, ['processing']),
+      HEARTBEAT_MS,
+    );
+    heartbeat.unref();
+    let outcome: JobOutcome;
+    try {
+      if (!def) throw new Error(`No handler for job type ${row.type}`);
+      const input = def.input.parse(parseJson<unknown>(row.input, {}));
+      ctx.progress({ stage: row.stage && row.stage !== 'requeued' ? row.stage : 'Started' });
+      outcome = await def.run(input, ctx);
+    } catch (e) {
+      outcome = { status: 'failed', error: (e as Error).message };
+      ctx.errors.push({
+        type: 'job',
+        error: (e as Error).name,
+        message: (e as Error).message,
+        url: null,
+        at: new Date().toISOString(),
+      });
+    } finally {
+      clearInterval(heartbeat);
+    }
+    const end = finishJob(
+      { jobs, bus, log },
+      { id: row.id, type: row.type, errors: ctx.errors },
+      outcome,
+    );
+    return end === 'completed' || end === 'failed' ? end : 'other';
+  }
+}

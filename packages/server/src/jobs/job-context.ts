@@ -1,0 +1,141 @@
+import type { JobError, JobStats } from '@adam/contracts';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { JobRepository, JobRow } from '../store/job.repository.js';
+import type { JobContext, JobOutcome } from './define-job.js';
+
+export const parseJson = <T>(s: string, fallback: T): T => {
+  try {
+    return JSON.parse(s) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+export interface LiveJob extends JobContext {
+  readonly errors: JobError[];
+}
+
+/**
+ * The state of one running job and how it is written: every update lands on the job row (only
+ * while it is still processing: a cancelled or deleted job is left alone) and goes out on the
+ * bus. Used by the embedded workers and by the server side of Redis workers alike.
+ */
+export function createJobContext(opts: {
+  jobs: JobRepository;
+  bus: EventBus;
+  row: JobRow;
+  workerId: string;
+  stopping: () => boolean;
+}): LiveJob {
+  const { jobs, bus, row } = opts;
+  const stats = parseJson<JobStats>(row.stats, {});
+  const errors = parseJson<JobError[]>(row.errors, []);
+  const done = new Set(parseJson<string[]>(row.done_urls, []));
+  const metadata = parseJson<Record<string, unknown>>(row.metadata, {});
+  let progress = row.progress;
+  let stage = row.stage;
+  let cancelSeen = false;
+  const cancelled = () => {
+    if (!cancelSeen) {
+      const current = jobs.findById(row.id);
+      cancelSeen = !current || current.status === 'cancelled';
+    }
+    return cancelSeen;
+  };
+  return {
+    job: row,
+    workerId: opts.workerId,
+    urls: parseJson<string[]>(row.urls, []),
+    doneUrls: done,
+    stats,
+    errors,
+    progress: (u) => {
+      if (u.progress !== undefined) progress = Math.max(0, Math.min(1, u.progress));
+      if (u.stage !== undefined) stage = u.stage;
+      if (u.stats) Object.assign(stats, u.stats);
+      jobs.update(
+        row.id,
+        { progress, stage, stats: JSON.stringify(stats), heartbeat_at: new Date().toISOString() },
+        ['processing'],
+      );
+      bus.emit('job_progress', {
+        job_id: row.id,
+        progress,
+        stage,
+        stats,
+        segmentation_method: stats.segmentation_method ?? null,
+        last_fallback_reason: stats.last_fallback_reason ?? null,
+      });
+    },
+    urlDone: (url) => {
+      done.add(url);
+      jobs.update(row.id, { done_urls: JSON.stringify([...done]) }, ['processing']);
+    },
+    addError: (e) => {
+      errors.push({ ...e, at: new Date().toISOString() });
+      jobs.update(row.id, { errors: JSON.stringify(errors) }, ['processing']);
+    },
+    errorCount: () => errors.length,
+    setResult: (result) => {
+      metadata.result = result;
+      jobs.update(row.id, { metadata: JSON.stringify(metadata) }, ['processing']);
+    },
+    cancelled,
+    shouldStop: () => opts.stopping() || cancelled(),
+  };
+}
+
+/**
+ * Writes a job's end: completed or failed (with events), or back to the queue when its worker
+ * stopped. Answers what happened, or 'other' when the job had been cancelled or deleted meanwhile.
+ */
+export function finishJob(
+  deps: { jobs: JobRepository; bus: EventBus; log: Logger },
+  job: { id: number; type: string; errors: JobError[] },
+  outcome: JobOutcome,
+): 'completed' | 'failed' | 'requeued' | 'other' {
+  const { jobs, bus, log } = deps;
+  const now = new Date().toISOString();
+  const errors = JSON.stringify(job.errors);
+  if (outcome.status === 'interrupted') {
+    const back = jobs.update(
+      job.id,
+      { status: 'pending', worker_id: null, heartbeat_at: null, stage: 'requeued' },
+      ['processing'],
+    );
+    if (back)
+      log.info({ component: 'queue' }, `Job ${job.id} returned to the queue (worker stopping)`);
+    return back ? 'requeued' : 'other';
+  }
+  if (outcome.status === 'completed') {
+    const changed = jobs.update(
+      job.id,
+      {
+        status: 'completed',
+        progress: 1,
+        stage: 'completed',
+        completed_at: now,
+        heartbeat_at: now,
+        errors,
+      },
+      ['processing'],
+    );
+    if (!changed) return 'other';
+    log.info(
+      { component: 'queue' },
+      `Job ${job.id} (${job.type}) completed: ${outcome.segments_created} segments`,
+    );
+    bus.emit('job_completed', { job_id: job.id, segments_created: outcome.segments_created });
+    return 'completed';
+  }
+  const changed = jobs.update(
+    job.id,
+    { status: 'failed', stage: 'failed', failed_at: now, heartbeat_at: now, errors },
+    ['processing'],
+  );
+  if (!changed) return 'other';
+  log.warn({ component: 'queue' }, `Job ${job.id} (${job.type}) failed: ${outcome.error}`);
+  bus.emit('job_failed', { job_id: job.id, error: outcome.error });
+  return 'failed';
+}

@@ -1,0 +1,18 @@
+import type { WorkersStatus } from '@adam/contracts';
+
+/** What the job service needs of a queue, embedded or on Redis. */
+export interface QueueDriver {
+  readonly mode: 'embedded' | 'redis';
+  /** Puts back in the queue what a crash left behind. */
+  recover(): Promise<unknown> | unknown;
+  /** A job row was created or requeued as pending. */
+  submit(jobId: number): void;
+  /** A job row was just cancelled: stop its work wherever it runs. */
+  cancel(jobId: number): void;
+  start(count: number): Promise<void> | void;
+  stop(): Promise<void>;
+  status():
+    | Promise<Pick<WorkersStatus, 'workers' | 'running'>>
+    | Pick<WorkersStatus, 'workers' | 'running'>;
+  close(): Promise<void>;
+}

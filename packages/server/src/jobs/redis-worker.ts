@@ -1,0 +1,175 @@
+import os from 'node:os';
+import { Worker, type Job as BullJob } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { Engine } from '../engine/engine.js';
+import { SafeFetcher } from '../scraping/safe-fetcher.js';
+import { eachLimited, workUrl } from './handlers.js';
+import {
+  analysisToWire,
+  cancelKey,
+  CONTROL_CHANNEL,
+  doneKey,
+  QUEUE_NAME,
+  RESULTS,
+  urlWorkToWire,
+  WORKER_HEARTBEAT_MS,
+  WORKERS_HASH,
+  type RemoteJobData,
+  type WorkerInfoWire,
+  type WorkerMessage,
+} from './redis-protocol.js';
+
+export interface RunningWorker {
+  id: string;
+  close(): Promise<void>;
+  /** Resolves when the worker has stopped (asked to, or by close()). */
+  stopped: Promise<void>;
+}
+
+/**
+ * An `adam worker` process: takes jobs from the BullMQ queue, does their working half (fetch,
+ * extract, analyse, embed) with its own engine, and sends the results to the server through
+ * Redis. It never touches the store. A URL it finished is remembered in Redis, so when it dies
+ * mid-job, BullMQ's stalled-job check hands the job to another worker that goes on from there.
+ */
+export async function startRedisWorker(
+  config: Config,
+  log: (line: string) => void = (l) => console.log(l),
+): Promise<RunningWorker> {
+  if (!config.redisUrl) throw new Error('REDIS_URL is not set: `adam worker` needs Redis');
+  const id = `${os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
+  const sub = redis.duplicate();
+  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  const fetcher = new SafeFetcher({ allow: config.fetchAllow });
+  const info: WorkerInfoWire = {
+    id,
+    status: 'idle',
+    current_job: null,
+    started_at: new Date().toISOString(),
+    processed: 0,
+    failed: 0,
+    host: os.hostname(),
+    pid: process.pid,
+    seen_at: Date.now(),
+  };
+  let stopping = false;
+  const send = (m: WorkerMessage) => redis.rpush(RESULTS, JSON.stringify(m));
+  const beat = async () => {
+    info.seen_at = Date.now();
+    await redis.hset(WORKERS_HASH, id, JSON.stringify(info)).catch(() => undefined);
+  };
+
+  async function processor(job: BullJob<RemoteJobData>): Promise<string> {
+    const data = job.data;
+    const jobId = data.job_id;
+    info.status = 'busy';
+    info.current_job = jobId;
+    await beat();
+    await send({ kind: 'started', job_id: jobId, worker_id: id });
+    let cancelled = false;
+    const isCancelled = async () => (cancelled ||= (await redis.exists(cancelKey(jobId))) === 1);
+    const ticker = setInterval(() => {
+      void send({ kind: 'progress', job_id: jobId, worker_id: id, stage: 'working' });
+    }, 10_000);
+    try {
+      if (data.type === 'process_urls') {
+        const done = new Set(await redis.smembers(doneKey(jobId)));
+        const todo = data.urls.filter((u) => !done.has(u));
+        const language = String(data.input.language ?? 'auto');
+        let stopNow = false;
+        await eachLimited(
+          todo,
+          data.settings.max_concurrent_scrapes,
+          () => stopping || stopNow,
+          async (url) => {
+            if (await isCancelled()) {
+              stopNow = true;
+              return;
+            }
+            const work = await workUrl(
+              { engine, fetcher },
+              url,
+              data.rules,
+              data.settings,
+              language,
+            );
+            if (stopping || (await isCancelled())) return;
+            await send({ kind: 'url', job_id: jobId, worker_id: id, work: urlWorkToWire(work) });
+            await redis.sadd(doneKey(jobId), url);
+          },
+        );
+      } else {
+        const text = String(data.input.text ?? '');
+        const analysis = await engine.analyze(
+          text,
+          String(data.input.language || 'en'),
+          data.settings,
+        );
+        if (!(await isCancelled())) {
+          await send({
+            kind: 'analysis',
+            job_id: jobId,
+            worker_id: id,
+            analysis: analysisToWire(analysis),
+          });
+        }
+      }
+      const outcome = (await isCancelled()) ? 'cancelled' : stopping ? 'interrupted' : 'finished';
+      await send({ kind: 'done', job_id: jobId, worker_id: id, outcome });
+      info.processed++;
+      return outcome;
+    } catch (e) {
+      info.failed++;
+      await send({
+        kind: 'done',
+        job_id: jobId,
+        worker_id: id,
+        outcome: 'error',
+        error: (e as Error).message,
+      });
+      return 'error';
+    } finally {
+      clearInterval(ticker);
+      info.status = stopping ? 'stopping' : 'idle';
+      info.current_job = null;
+      await beat();
+    }
+  }
+
+  const worker = new Worker<RemoteJobData, string>(QUEUE_NAME, processor, {
+    connection: { url: config.redisUrl, maxRetriesPerRequest: null },
+    concurrency: 1,
+    lockDuration: config.workerLockMs,
+    stalledInterval: Math.max(1000, Math.floor(config.workerLockMs / 2)),
+    maxStalledCount: 5,
+  });
+  worker.on('error', (e) => log(`worker ${id}: ${e.message}`));
+  const heartbeat = setInterval(() => void beat(), WORKER_HEARTBEAT_MS);
+  await beat();
+
+  let resolveStopped!: () => void;
+  const stopped = new Promise<void>((r) => (resolveStopped = r));
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      stopping = true;
+      info.status = 'stopping';
+      await worker.close();
+      clearInterval(heartbeat);
+      await redis.hdel(WORKERS_HASH, id).catch(() => undefined);
+      await engine.close();
+      sub.disconnect();
+      redis.disconnect();
+      log(`worker ${id} stopped`);
+      resolveStopped();
+    })());
+
+  await sub.subscribe(CONTROL_CHANNEL);
+  sub.on('message', (_channel, message) => {
+    if (message === 'stop' || message === `stop:${id}`) void close();
+  });
+  log(`worker ${id} waiting for jobs on ${QUEUE_NAME}`);
+  return { id, close, stopped };
+}

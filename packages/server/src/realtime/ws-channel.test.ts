@@ -1,0 +1,193 @@
+import { EventEmitter } from 'node:events';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Unauthorized } from '../lib/errors.js';
+import type { AuthContext } from '../services/auth.service.js';
+import type { LogRow } from '../store/log.repository.js';
+import { EventBus } from './event-bus.js';
+import { RealtimeHub, toMessage, type ChannelSocket, type RealtimeDeps } from './ws-channel.js';
+
+class FakeSocket extends EventEmitter implements ChannelSocket {
+  readyState = 1;
+  bufferedAmount = 0;
+  sent: Record<string, unknown>[] = [];
+  pings = 0;
+  closedWith: { code?: number; reason?: string } | null = null;
+  terminated = false;
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as Record<string, unknown>);
+  }
+  close(code?: number, reason?: string): void {
+    if (this.readyState === 3) return;
+    this.closedWith = { code, reason };
+    this.readyState = 3;
+    this.emit('close');
+  }
+  terminate(): void {
+    this.terminated = true;
+    this.readyState = 3;
+    this.emit('close');
+  }
+  ping(): void {
+    this.pings++;
+  }
+  types(): unknown[] {
+    return this.sent.map((m) => m.type);
+  }
+}
+
+const ctx = (id: number, expiresAt = '2999-01-01T00:00:00Z') =>
+  ({
+    user: { id: 1, email: 'a@b.c' },
+    key: { id, expires_at: expiresAt },
+  }) as unknown as AuthContext;
+
+let bus: EventBus;
+let keys: Map<string, AuthContext>;
+let entryListeners: Set<(row: LogRow) => void>;
+let hub: RealtimeHub | undefined;
+
+function makeHub(limits: RealtimeDeps['limits'] = {}) {
+  hub = new RealtimeHub({
+    auth: {
+      authenticate: (k) => {
+        const c = k ? keys.get(k) : undefined;
+        if (!c) throw new Unauthorized(k ? 'Invalid API key' : 'Not authenticated');
+        return c;
+      },
+    },
+    bus,
+    sink: {
+      onEntry: (fn) => {
+        entryListeners.add(fn);
+        return () => entryListeners.delete(fn);
+      },
+    },
+    metrics: { realtime: () => ({ cpuUsage: 1, memoryUsage: 2, timestamp: 'now' }) },
+    metricsRefreshMs: () => 5000,
+    getStats: () => ({ total_snippets: 3 }),
+    log: pino({ level: 'silent' }),
+    limits,
+  });
+  hub.start();
+  return hub;
+}
+
+async function connected(key = 'k1'): Promise<FakeSocket> {
+  const s = new FakeSocket();
+  hub!.connect(s, key);
+  await vi.advanceTimersByTimeAsync(0);
+  return s;
+}
+
+const logRow = (message: string): LogRow => ({
+  timestamp: new Date().toISOString(),
+  level: 'info',
+  component: 'test',
+  message,
+});
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  bus = new EventBus();
+  keys = new Map([
+    ['k1', ctx(1)],
+    ['k2', ctx(2)],
+  ]);
+  entryListeners = new Set();
+});
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+  vi.useRealTimers();
+});
+
+describe('RealtimeHub', () => {
+  it('builds flat messages and keeps a job’s own type apart from the message type', () => {
+    expect(toMessage('job_created', { job_id: 1, type: 'process_urls' })).toEqual({
+      type: 'job_created',
+      job_id: 1,
+      job_type: 'process_urls',
+      timestamp: expect.any(String),
+    });
+    expect(toMessage('log_entry', { timestamp: 'T', message: 'm' }).timestamp).toBe('T');
+  });
+
+  it('terminates a socket that did not answer the previous ping, and keeps one that did', async () => {
+    makeHub({ keepaliveMs: 1000 });
+    const dead = await connected('k1');
+    const alive = await connected('k2');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(dead.pings).toBe(1);
+    alive.emit('pong');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(dead.terminated).toBe(true);
+    expect(alive.terminated).toBe(false);
+    expect(alive.pings).toBe(2);
+    expect(hub!.stats().clients).toBe(1);
+  });
+
+  it('sends at most logEntriesPerSecond log entries a second, then says how many it dropped', async () => {
+    makeHub({ logEntriesPerSecond: 5, drainCheckMs: 100 });
+    const s = await connected();
+    vi.setSystemTime(Math.ceil(Date.now() / 1000) * 1000 + 10);
+    for (let i = 0; i < 12; i++) for (const fn of entryListeners) fn(logRow(`line ${i}`));
+    expect(s.sent.filter((m) => m.type === 'log_entry')).toHaveLength(5);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(s.sent.at(-1)).toMatchObject({ type: 'dropped', count: 7 });
+    expect(hub!.stats().messages_dropped).toBe(7);
+  });
+
+  it('drops messages for a congested socket and reports them once it has drained', async () => {
+    makeHub({ maxBufferedBytes: 1000, drainCheckMs: 100 });
+    const s = await connected();
+    const before = s.sent.length;
+    s.bufferedAmount = 5000;
+    for (let i = 0; i < 10; i++) bus.emit('job_cancelled', { job_id: i });
+    expect(s.sent.length).toBe(before);
+    s.bufferedAmount = 800; // under the limit, but not yet under half of it
+    bus.emit('job_cancelled', { job_id: 10 });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(s.sent.length).toBe(before);
+    s.bufferedAmount = 0;
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(s.sent.slice(before)).toEqual([
+      { type: 'dropped', count: 11, timestamp: expect.any(String) },
+    ]);
+    bus.emit('job_cancelled', { job_id: 11 });
+    expect(s.sent.at(-1)).toMatchObject({ type: 'job_cancelled', job_id: 11 });
+  });
+
+  it('closes with 4401 a socket whose key stops working without an event', async () => {
+    makeHub({ authCheckMs: 1000 });
+    const s = await connected('k1');
+    keys.delete('k1'); // e.g. revoked by a password change on another session
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(s.closedWith).toEqual({ code: 4401, reason: 'API key revoked' });
+  });
+
+  it('sends one stats_update for a burst of snippet changes, only while someone listens', async () => {
+    makeHub({ statsPushMs: 1000 });
+    for (let i = 0; i < 5; i++) bus.emit('snippets.added', { ids: [i], job_id: null });
+    await vi.advanceTimersByTimeAsync(2000);
+    const s = await connected();
+    for (let i = 0; i < 5; i++) bus.emit('snippets.added', { ids: [i], job_id: null });
+    await vi.advanceTimersByTimeAsync(0);
+    for (let i = 0; i < 5; i++) bus.emit('snippets.deleted', { ids: [i] });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(s.types().filter((t) => t === 'stats_update')).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(s.types().filter((t) => t === 'stats_update')).toHaveLength(2);
+  });
+
+  it('starts metrics.update with the first client and stops it with the last', async () => {
+    makeHub();
+    const s = await connected();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(s.sent.at(-1)).toMatchObject({ type: 'metrics.update', cpuUsage: 1, memoryUsage: 2 });
+    s.close();
+    expect(vi.getTimerCount()).toBe(3); // keepalive, key check, drain check
+  });
+});

@@ -1,0 +1,506 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyWebsocket from '@fastify/websocket';
+import fp from 'fastify-plugin';
+import type { RealtimeMetrics } from '@adam/contracts';
+import { presentedKey } from '../http/auth-guard.js';
+import { AppError } from '../lib/errors.js';
+import type { Logger } from '../logging.js';
+import type { AuthContext, AuthService } from '../services/auth.service.js';
+import type { HealthService } from '../services/health.service.js';
+import type { LogRow } from '../store/log.repository.js';
+import type { BusEventName, EventBus } from './event-bus.js';
+
+/**
+ * Close codes. Browsers cannot send or receive 401/403 as close codes (applications get
+ * 4000-4999), so the console reads 4401 and 4403 as its spec's 401 and 403.
+ */
+export const CLOSE_UNAUTHORIZED = 4401;
+/** A valid key that may not use the channel (no such key today, see `mayUseChannel`). */
+export const CLOSE_FORBIDDEN = 4403;
+export const CLOSE_GOING_AWAY = 1001;
+const CLOSE_INTERNAL_ERROR = 1011;
+
+/** Bus events sent to the console as they are; the others are internal. */
+const FORWARDED: readonly BusEventName[] = [
+  'job_created',
+  'job_progress',
+  'job_completed',
+  'job_failed',
+  'job_cancelled',
+  'job_deleted',
+  'segment_progress',
+  'model_warning',
+  'settings.updated',
+];
+/** Internal events that change the counts of stats_update: a debounced push follows them. */
+const STATS_EVENTS: readonly BusEventName[] = ['snippets.added', 'snippets.deleted'];
+
+export interface ChannelLimits {
+  /** Above this many bytes waiting for a socket, its messages are dropped (and counted). */
+  maxBufferedBytes: number;
+  /** Per socket; the rest of a second's flood is dropped and counted. */
+  logEntriesPerSecond: number;
+  /** Ping period; a socket that has not answered the previous ping is terminated. */
+  keepaliveMs: number;
+  /** Period of the re-check of each socket's key (expiry, revocation without an event). */
+  authCheckMs: number;
+  /** At most one pushed stats_update per this period after snippets change. */
+  statsPushMs: number;
+  /** How often congested sockets are looked at to tell them what they missed. */
+  drainCheckMs: number;
+  /** On shutdown, sockets that have not finished the close handshake by then are cut. */
+  closeGraceMs: number;
+}
+
+export const DEFAULT_LIMITS: ChannelLimits = {
+  maxBufferedBytes: 1024 * 1024,
+  logEntriesPerSecond: 50,
+  keepaliveMs: 30_000,
+  authCheckMs: 30_000,
+  statsPushMs: 1000,
+  drainCheckMs: 250,
+  closeGraceMs: 1000,
+};
+
+/** What the hub needs of a socket (a `ws` WebSocket; a fake one in unit tests). */
+export interface ChannelSocket {
+  readonly readyState: number;
+  readonly bufferedAmount: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  terminate(): void;
+  ping(): void;
+  on(event: 'message', fn: (data: unknown, isBinary: boolean) => void): unknown;
+  on(event: 'pong' | 'close', fn: () => void): unknown;
+}
+const OPEN = 1;
+
+export type Stats = Record<string, unknown>;
+
+export interface RealtimeDeps {
+  auth: Pick<AuthService, 'authenticate'>;
+  bus: EventBus;
+  /** The log sink: each stored line goes out as log_entry. */
+  sink: { onEntry(fn: (row: LogRow) => void): () => void };
+  metrics: { realtime(): RealtimeMetrics };
+  /** resources.metrics_refresh_ms, re-read when the resources settings change. */
+  metricsRefreshMs: () => number;
+  getStats: () => Promise<Stats> | Stats;
+  health?: Pick<HealthService, 'register'>;
+  log: Logger;
+  /** Clock for key expiry (the auth service's). */
+  now?: () => number;
+  limits?: Partial<ChannelLimits>;
+}
+
+interface Client {
+  socket: ChannelSocket;
+  /** Kept in memory only, to re-check the key while the socket stays open. */
+  key: string;
+  keyId: number;
+  expiresAt: number;
+  alive: boolean;
+  congested: boolean;
+  dropped: number;
+  logSecond: number;
+  logCount: number;
+}
+
+/**
+ * Every key today belongs to an administrator and may use the channel. A future read-only or
+ * scoped key without the realtime right is refused here with 4403 rather than 4401, so the
+ * console tells "not allowed" from "not logged in".
+ */
+function mayUseChannel(_ctx: AuthContext): boolean {
+  return true;
+}
+
+/** Builds `{type, ...payload, timestamp}`; a payload's own `type` becomes e.g. `job_type`. */
+export function toMessage(type: string, payload: object = {}): Record<string, unknown> {
+  const msg: Record<string, unknown> = { type };
+  for (const [k, v] of Object.entries(payload)) {
+    if (k === 'type') msg[`${type.split(/[._]/)[0]}_type`] = v;
+    else msg[k] = v;
+  }
+  msg.timestamp ??= new Date().toISOString();
+  return msg;
+}
+
+/**
+ * The realtime channel without HTTP: authenticated sockets, the bus forwarded to them, and the
+ * rules that keep one slow or dead client from costing the server anything.
+ */
+export class RealtimeHub {
+  private readonly clients = new Set<Client>();
+  private readonly limits: ChannelLimits;
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
+  private metricsTimer: NodeJS.Timeout | null = null;
+  private statsTimer: NodeJS.Timeout | null = null;
+  private lastStatsPush = 0;
+  private sent = 0;
+  private droppedTotal = 0;
+  private closed = false;
+
+  constructor(private readonly deps: RealtimeDeps) {
+    this.limits = { ...DEFAULT_LIMITS, ...deps.limits };
+  }
+
+  private now = (): number => (this.deps.now ?? Date.now)();
+
+  start(): void {
+    const { bus } = this.deps;
+    const forwarded = new Set<string>(FORWARDED);
+    const statsEvents = new Set<string>(STATS_EVENTS);
+    this.unsubscribe.push(
+      bus.onAny(({ type, payload }) => {
+        if (forwarded.has(type)) this.broadcast(toMessage(type, payload as object));
+        else if (statsEvents.has(type)) this.scheduleStatsPush();
+      }),
+      bus.on('auth.key_revoked', ({ key_id }) => {
+        for (const c of this.clients) {
+          if (c.keyId === key_id) this.end(c, CLOSE_UNAUTHORIZED, 'API key revoked');
+        }
+      }),
+      bus.on('settings.updated', ({ section }) => {
+        if (section === 'resources' && this.metricsTimer) this.startMetrics();
+      }),
+      this.deps.sink.onEntry((row) => this.broadcast(toMessage('log_entry', row), true)),
+    );
+    const every = (ms: number, fn: () => void) => {
+      const t = setInterval(fn, ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.limits.keepaliveMs, () => this.keepalive());
+    every(this.limits.authCheckMs, () => this.recheckKeys());
+    every(this.limits.drainCheckMs, () => {
+      for (const c of this.clients) if (c.dropped > 0) this.notifyDropped(c);
+    });
+    this.deps.health?.register('realtime', () => ({ status: 'healthy', details: this.stats() }));
+  }
+
+  stats(): { clients: number; messages_sent: number; messages_dropped: number } {
+    return {
+      clients: this.clients.size,
+      messages_sent: this.sent,
+      messages_dropped: this.droppedTotal,
+    };
+  }
+
+  /** Authenticates a freshly opened socket, then sends it initial_state. */
+  connect(socket: ChannelSocket, presented: string | undefined): void {
+    if (this.closed) {
+      socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+      return;
+    }
+    let ctx: AuthContext;
+    try {
+      ctx = this.deps.auth.authenticate(presented);
+    } catch (e) {
+      if (e instanceof AppError && e.status === 401) {
+        this.deps.log.info({ component: 'realtime' }, `Realtime connection refused: ${e.message}`);
+        socket.close(CLOSE_UNAUTHORIZED, e.message);
+      } else {
+        this.deps.log.error({ component: 'realtime', err: e }, 'Realtime authentication failed');
+        socket.close(CLOSE_INTERNAL_ERROR, 'Internal error');
+      }
+      return;
+    }
+    if (!mayUseChannel(ctx)) {
+      socket.close(CLOSE_FORBIDDEN, 'This API key may not use the realtime channel');
+      return;
+    }
+
+    const client: Client = {
+      socket,
+      key: presented ?? '',
+      keyId: ctx.key.id,
+      expiresAt: Date.parse(ctx.key.expires_at),
+      alive: true,
+      congested: false,
+      dropped: 0,
+      logSecond: 0,
+      logCount: 0,
+    };
+    this.clients.add(client);
+    socket.on('pong', () => (client.alive = true));
+    socket.on('close', () => {
+      if (!this.remove(client)) return;
+      this.deps.log.debug(
+        { component: 'realtime' },
+        `Realtime client disconnected (${this.clients.size} open)`,
+      );
+    });
+    socket.on('message', (data, isBinary) => this.receive(client, data, isBinary));
+    if (this.clients.size === 1) this.startMetrics();
+    this.deps.log.debug(
+      { component: 'realtime' },
+      `Realtime client connected for ${ctx.user.email} (${this.clients.size} open)`,
+    );
+    void this.sendStats(client, 'initial_state');
+  }
+
+  /** Closes every socket with 1001; sockets that do not finish the handshake in time are cut. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const t of this.timers.splice(0)) clearInterval(t);
+    this.stopMetrics();
+    if (this.statsTimer) clearTimeout(this.statsTimer);
+    this.statsTimer = null;
+    const sockets = [...this.clients].map((c) => c.socket);
+    this.clients.clear();
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState > OPEN) {
+              socket.terminate();
+              return resolve();
+            }
+            const cut = setTimeout(() => {
+              socket.terminate();
+              resolve();
+            }, this.limits.closeGraceMs);
+            socket.on('close', () => {
+              clearTimeout(cut);
+              resolve();
+            });
+            socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
+          }),
+      ),
+    );
+  }
+
+  private receive(client: Client, data: unknown, isBinary: boolean): void {
+    client.alive = true;
+    if (this.now() >= client.expiresAt) {
+      this.end(client, CLOSE_UNAUTHORIZED, 'API key expired');
+      return;
+    }
+    const text = isBinary ? null : String(data);
+    let type: unknown = text === 'request_update' ? text : undefined;
+    if (type === undefined && text !== null) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed && typeof parsed === 'object') type = (parsed as { type?: unknown }).type;
+      } catch {
+        // answered below
+      }
+    }
+    if (typeof type !== 'string') {
+      this.send(
+        client,
+        toMessage('error', {
+          message: 'Malformed message: expected JSON like {"type":"request_update"}',
+        }),
+      );
+    } else if (type === 'request_update') {
+      void this.sendStats(client, 'stats_update');
+    } else if (type === 'ping') {
+      // Browsers cannot send protocol pings; this lets the console measure the round trip.
+      this.send(client, toMessage('pong'));
+    } else {
+      this.send(
+        client,
+        toMessage('error', { message: `Unknown message type '${type.slice(0, 64)}'` }),
+      );
+    }
+  }
+
+  private async gatherStats(): Promise<Stats | null> {
+    try {
+      return await this.deps.getStats();
+    } catch (e) {
+      this.deps.log.error({ component: 'realtime', err: e }, 'Could not gather live stats');
+      return null;
+    }
+  }
+
+  private async sendStats(client: Client, type: 'initial_state' | 'stats_update'): Promise<void> {
+    const stats = await this.gatherStats();
+    if (!this.clients.has(client)) return;
+    if (stats) this.send(client, toMessage(type, { stats }));
+    else this.send(client, toMessage('error', { message: 'Could not gather live stats' }));
+  }
+
+  /** After snippets change: one stats_update to everyone, at most once per statsPushMs. */
+  private scheduleStatsPush(): void {
+    if (this.statsTimer || this.clients.size === 0) return;
+    const wait = Math.max(0, this.lastStatsPush + this.limits.statsPushMs - Date.now());
+    this.statsTimer = setTimeout(() => {
+      this.statsTimer = null;
+      this.lastStatsPush = Date.now();
+      void this.gatherStats().then((stats) => {
+        if (stats) this.broadcast(toMessage('stats_update', { stats }));
+      });
+    }, wait);
+    this.statsTimer.unref();
+  }
+
+  private startMetrics(): void {
+    this.stopMetrics();
+    const ms = Math.max(1000, this.deps.metricsRefreshMs());
+    this.metricsTimer = setInterval(() => {
+      this.broadcast(toMessage('metrics.update', this.deps.metrics.realtime()));
+    }, ms);
+    this.metricsTimer.unref();
+  }
+
+  private stopMetrics(): void {
+    if (this.metricsTimer) clearInterval(this.metricsTimer);
+    this.metricsTimer = null;
+  }
+
+  /** Serialises once for all clients; never waits on any of them. */
+  private broadcast(msg: Record<string, unknown>, isLog = false): void {
+    if (this.clients.size === 0) return;
+    const data = JSON.stringify(msg);
+    for (const c of this.clients) this.deliver(c, data, isLog);
+  }
+
+  private send(client: Client, msg: Record<string, unknown>): void {
+    this.deliver(client, JSON.stringify(msg), false);
+  }
+
+  private deliver(c: Client, data: string, isLog: boolean): void {
+    if (c.socket.readyState !== OPEN) return;
+    if (isLog) {
+      const second = Math.floor(Date.now() / 1000);
+      if (second !== c.logSecond) {
+        c.logSecond = second;
+        c.logCount = 0;
+      }
+      if (c.logCount >= this.limits.logEntriesPerSecond) return this.drop(c);
+      c.logCount++;
+    }
+    // Past the high-water mark nothing is queued until the socket is down to half of it.
+    const buffered = c.socket.bufferedAmount;
+    c.congested =
+      buffered > (c.congested ? this.limits.maxBufferedBytes / 2 : this.limits.maxBufferedBytes);
+    if (c.congested) return this.drop(c);
+    if (c.dropped > 0) this.notifyDropped(c);
+    this.write(c, data);
+  }
+
+  private drop(c: Client): void {
+    c.dropped++;
+    this.droppedTotal++;
+  }
+
+  /** Tells a client how many messages it missed, once it can take messages again. */
+  private notifyDropped(c: Client): void {
+    if (c.socket.readyState !== OPEN) return;
+    if (c.socket.bufferedAmount > this.limits.maxBufferedBytes / 2) return;
+    c.congested = false;
+    const count = c.dropped;
+    c.dropped = 0;
+    this.write(c, JSON.stringify(toMessage('dropped', { count })));
+  }
+
+  private write(c: Client, data: string): void {
+    try {
+      c.socket.send(data);
+      this.sent++;
+    } catch {
+      // A socket that fails while closing is removed by its close event.
+    }
+  }
+
+  private keepalive(): void {
+    for (const c of this.clients) {
+      if (!c.alive) {
+        this.remove(c);
+        c.socket.terminate();
+        continue;
+      }
+      c.alive = false;
+      try {
+        c.socket.ping();
+      } catch {
+        // closing: its close event removes it
+      }
+    }
+  }
+
+  /** Catches what no event announces: expiry, and keys revoked by a password change. */
+  private recheckKeys(): void {
+    for (const c of this.clients) {
+      try {
+        const ctx = this.deps.auth.authenticate(c.key);
+        c.expiresAt = Date.parse(ctx.key.expires_at);
+      } catch (e) {
+        const reason = e instanceof AppError && e.status === 401 ? e.message : 'Invalid API key';
+        this.end(c, CLOSE_UNAUTHORIZED, reason === 'Invalid API key' ? 'API key revoked' : reason);
+      }
+    }
+  }
+
+  private end(c: Client, code: number, reason: string): void {
+    this.remove(c);
+    c.socket.close(code, reason);
+  }
+
+  private remove(c: Client): boolean {
+    if (!this.clients.delete(c)) return false;
+    if (this.clients.size === 0) this.stopMetrics();
+    return true;
+  }
+}
+
+/** The key a socket presents: `?api_key=` (what browsers can send), else header, else cookie. */
+function socketKey(req: FastifyRequest): string | undefined {
+  const q = (req.query as Record<string, unknown> | undefined)?.api_key;
+  const fromQuery = Array.isArray(q) ? (q as unknown[])[0] : q;
+  if (typeof fromQuery === 'string' && fromQuery.trim()) return fromQuery.trim();
+  return presentedKey(req);
+}
+
+/**
+ * `GET /api/v1/ws`: the realtime channel. It authenticates on its own rather than through the
+ * auth guard: a refused key must reach the console as close code 4401 on an opened socket, not
+ * as an HTTP 401 it cannot read.
+ *
+ * Registered app-wide (fastify-plugin) and after the other routes: the websocket plugin's hooks
+ * then see every upgrade request, so one aimed at another route is answered as plain HTTP and
+ * its socket destroyed instead of lingering half-open (which would also hold up shutdown).
+ */
+export function realtimeChannel(deps: RealtimeDeps, path = '/api/v1/ws') {
+  return fp(
+    async (app: FastifyInstance) => {
+      const hub = new RealtimeHub(deps);
+      await app.register(fastifyWebsocket, {
+        options: { maxPayload: 64 * 1024 },
+        errorHandler: (err, socket) => {
+          deps.log.debug({ component: 'realtime', err }, 'Realtime socket error');
+          socket.terminate();
+        },
+        preClose: async () => {
+          await hub.close();
+          app.websocketServer.close();
+        },
+      });
+      app.route({
+        method: 'GET',
+        url: path,
+        config: { public: true },
+        schema: {
+          tags: ['realtime'],
+          summary: 'Realtime channel (WebSocket)',
+          description:
+            'Upgrade with the API key as ?api_key=, X-API-Key or the login cookie. A refused key closes the socket with 4401 (4403: not allowed).',
+        },
+        handler: (_req, reply) =>
+          reply
+            .status(426)
+            .header('upgrade', 'websocket')
+            .send({ detail: 'This is a WebSocket endpoint: connect with Upgrade: websocket' }),
+        wsHandler: (socket, req) => hub.connect(socket, socketKey(req)),
+      });
+      hub.start();
+    },
+    { name: 'adam-realtime', fastify: '5.x' },
+  );
+}

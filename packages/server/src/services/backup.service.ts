@@ -1,0 +1,710 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  AUTO_BACKUP_RETENTION,
+  BACKUP_ID_PATTERN,
+  BackupManifest,
+  SETTINGS_SECTIONS,
+  type Backup,
+  type BackupCounts,
+  type BackupFile,
+  type BackupReason,
+  type ComponentHealth,
+  type GeneralSettings,
+  type RestoreResult,
+} from '@adam/contracts';
+import { Conflict, NotFound, Unprocessable } from '../lib/errors.js';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import { migrate, type Db } from '../store/db.js';
+import { migrations } from '../store/migrations/index.js';
+import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
+import type { IndexService } from './index.service.js';
+
+const DB_FILE = 'adam.db';
+const MANIFEST = 'manifest.json';
+const INDEX_DIR = 'index';
+/** Scratch space of a restore, cleared at start: never listed, never a backup. */
+const RESTORE_SCRATCH = '.restore';
+/**
+ * Tables a restore leaves as they are: `api_keys` so the operator who restores stays logged in
+ * (keys of users the backup does not have are dropped), `logs` so the restore itself and what
+ * led to it stay readable, `schema_migrations` because the copy was migrated to this version.
+ */
+const KEPT_TABLES = new Set(['api_keys', 'logs', 'schema_migrations']);
+/** An overdue auto backup (or the first one) runs this many minutes after start. */
+const AUTO_GRACE_MINUTES = 5;
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export interface BackupServiceDeps {
+  db: Db;
+  dataDir: string;
+  index: IndexService;
+  log: Logger;
+  bus: EventBus;
+  settings: () => GeneralSettings;
+  version: string;
+  /** The live index directory (default `<dataDir>/index`). */
+  indexDir?: string;
+  /** Length of the settings' minutes in ms; tests shrink it to watch the auto backup run. */
+  minutesToMs?: (minutes: number) => number;
+  now?: () => number;
+  /**
+   * Work a restore must not run under (jobs writing snippets): answers what is running, or
+   * null. Their rows and vectors would land in the restored data under reused ids.
+   */
+  busyWith?: () => string | null;
+}
+
+interface IndexManifest {
+  generation: number;
+  count: number;
+}
+
+/**
+ * Consistent snapshots of the store and the vector index in `<data>/backups/<id>/`, their
+ * listing, verified restore and the auto-backup timer. One backup or restore at a time.
+ */
+export class BackupService {
+  private readonly root: string;
+  private readonly indexDir: string;
+  private readonly minutesToMs: (minutes: number) => number;
+  private readonly now: () => number;
+  private busy: 'backup' | 'restore' | null = null;
+  private running: Promise<unknown> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private nextDueAt: number | null = null;
+  private lastAutoError: string | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private closed = false;
+
+  constructor(private readonly deps: BackupServiceDeps) {
+    this.root = path.join(deps.dataDir, 'backups');
+    this.indexDir = deps.indexDir ?? path.join(deps.dataDir, INDEX_DIR);
+    this.minutesToMs = deps.minutesToMs ?? ((m) => m * 60_000);
+    this.now = deps.now ?? Date.now;
+  }
+
+  // ---------------------------------------------------------------- create
+
+  /** Takes a backup; 409 while another backup or a restore runs. */
+  create(reason: BackupReason = 'manual'): Promise<Backup> {
+    return this.exclusive('backup', () => this.createNow(reason));
+  }
+
+  private async createNow(reason: BackupReason): Promise<Backup> {
+    fs.mkdirSync(this.root, { recursive: true });
+    const { id, at } = this.newId();
+    const tmp = path.join(this.root, `${id}.tmp`);
+    const final = path.join(this.root, id);
+    fs.mkdirSync(path.join(tmp, INDEX_DIR), { recursive: true });
+    try {
+      // The index first, in one synchronous step: no save can slip in between reading its
+      // manifest and linking the files it names. Rows written while the store is copied below
+      // are in the db and not in this index: restore's reconcile indexes them.
+      this.deps.index.saveIfDirty();
+      const vectors = await this.snapshotIndex(tmp);
+
+      const dbFile = path.join(tmp, DB_FILE);
+      await this.deps.db.backup(dbFile);
+      const snap = new Database(dbFile);
+      let counts: BackupCounts;
+      let schemaVersion: number;
+      try {
+        // A self-contained file: no -wal beside it, so its checksum is the whole truth.
+        snap.pragma('journal_mode = DELETE');
+        counts = { ...tableCounts(snap), vectors };
+        schemaVersion = schemaVersionOf(snap);
+      } finally {
+        snap.close();
+      }
+
+      const files: BackupFile[] = [];
+      for (const rel of [DB_FILE, ...listFiles(tmp, INDEX_DIR)]) {
+        const file = path.join(tmp, rel);
+        fsyncFile(file);
+        files.push({ path: rel, bytes: fs.statSync(file).size, sha256: await sha256File(file) });
+      }
+      const manifest: BackupManifest = {
+        format: 1,
+        id,
+        created_at: new Date(at).toISOString(),
+        reason,
+        app_version: this.deps.version,
+        schema_version: schemaVersion,
+        counts,
+        files,
+      };
+      writeFileAtomic(path.join(tmp, MANIFEST), JSON.stringify(manifest, null, 2));
+      fsyncDir(path.join(tmp, INDEX_DIR));
+      fsyncDir(tmp);
+      // Only a finished backup has its final name, so a half-made one never lists.
+      fs.renameSync(tmp, final);
+      fsyncDir(this.root);
+      const entry = toEntry(manifest);
+      this.deps.log.info(
+        { component: 'backup' },
+        `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
+      );
+      if (reason === 'auto') this.prune();
+      return entry;
+    } catch (e) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      this.deps.log.error({ component: 'backup', err: e }, `Backup ${id} failed`);
+      throw e;
+    }
+  }
+
+  /**
+   * Copies the saved index (manifest, the generation it names, state.json) into `<tmp>/index`.
+   * Generation files are hard-linked first, synchronously: a later save writes new files and
+   * deletes these names, but the links keep the data for the copy. Answers the vector count.
+   */
+  private async snapshotIndex(tmp: string): Promise<number> {
+    const dest = path.join(tmp, INDEX_DIR);
+    const staging = path.join(tmp, '.staging');
+    fs.mkdirSync(staging);
+    const manifestBytes = readIfExists(path.join(this.indexDir, MANIFEST));
+    const stateBytes = readIfExists(path.join(this.indexDir, 'state.json'));
+    let vectors = 0;
+    const staged: string[] = [];
+    if (manifestBytes) {
+      const m = JSON.parse(manifestBytes.toString('utf8')) as IndexManifest;
+      vectors = m.count;
+      for (const kind of ['usearch', 'keys']) {
+        const name = `index-${m.generation}.${kind}`;
+        const src = path.join(this.indexDir, name);
+        if (!fs.existsSync(src)) continue; // an empty index has no .usearch file
+        try {
+          fs.linkSync(src, path.join(staging, name));
+        } catch {
+          fs.copyFileSync(src, path.join(staging, name));
+        }
+        staged.push(name);
+      }
+    }
+    for (const name of staged) {
+      await fs.promises.copyFile(path.join(staging, name), path.join(dest, name));
+    }
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (stateBytes) fs.writeFileSync(path.join(dest, 'state.json'), stateBytes);
+    if (manifestBytes) fs.writeFileSync(path.join(dest, MANIFEST), manifestBytes);
+    return vectors;
+  }
+
+  private newId(): { id: string; at: number } {
+    let at = this.now();
+    for (;;) {
+      const id = formatId(at);
+      if (
+        !fs.existsSync(path.join(this.root, id)) &&
+        !fs.existsSync(path.join(this.root, `${id}.tmp`))
+      )
+        return { id, at };
+      at++;
+    }
+  }
+
+  // ---------------------------------------------------------------- list
+
+  /** Complete backups (manifest present and valid), newest first. */
+  list(): Backup[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.root);
+    } catch {
+      return [];
+    }
+    const out: Backup[] = [];
+    for (const name of names) {
+      if (!BACKUP_ID_PATTERN.test(name)) continue;
+      const m = readManifest(path.join(this.root, name));
+      if (m.ok && m.manifest.id === name) out.push(toEntry(m.manifest));
+    }
+    return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  }
+
+  /** Keeps the newest auto backups; manual ones are never deleted. */
+  prune(): string[] {
+    const old = this.list()
+      .filter((b) => b.reason === 'auto')
+      .slice(AUTO_BACKUP_RETENTION)
+      .map((b) => b.id);
+    for (const id of old) fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
+    if (old.length) {
+      this.deps.log.info(
+        { component: 'backup' },
+        `Deleted ${old.length} old auto backup(s): ${old.join(', ')}`,
+      );
+    }
+    return old;
+  }
+
+  // ---------------------------------------------------------------- restore
+
+  /**
+   * Verifies the backup and then replaces the data with it. Nothing changes when verification
+   * fails (422 naming the file and the problem). The store is swapped in one transaction, so a
+   * crash leaves either the old data or the restored data; the index follows, and reconcile
+   * makes the two agree.
+   */
+  async restore(rawId: string): Promise<RestoreResult> {
+    const dir = this.backupDir(rawId);
+    const work = this.deps.busyWith?.();
+    if (work) throw new Conflict(`Cannot restore while ${work}: wait for them or cancel them`);
+    return this.exclusive('restore', () => this.restoreNow(rawId, dir));
+  }
+
+  private async restoreNow(id: string, dir: string): Promise<RestoreResult> {
+    const manifest = await this.verifyFiles(id, dir);
+    const scratch = path.join(this.root, RESTORE_SCRATCH);
+    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.mkdirSync(path.join(scratch, INDEX_DIR), { recursive: true });
+    try {
+      const copy = path.join(scratch, DB_FILE);
+      await fs.promises.copyFile(path.join(dir, DB_FILE), copy);
+      this.prepareCopy(id, copy);
+      const indexFiles = manifest.files
+        .map((f) => f.path)
+        .filter((p) => p.startsWith(`${INDEX_DIR}/`))
+        .map((p) => p.slice(INDEX_DIR.length + 1));
+      for (const name of indexFiles) {
+        await fs.promises.copyFile(
+          path.join(dir, INDEX_DIR, name),
+          path.join(scratch, INDEX_DIR, name),
+        );
+      }
+
+      // From here on, synchronous until the index is reloaded: nothing else runs in between.
+      this.swapStore(copy);
+      try {
+        this.swapIndex(path.join(scratch, INDEX_DIR), indexFiles);
+      } catch (e) {
+        // The store is restored; rebuild the index from its rows rather than keep the old one.
+        this.deps.log.error(
+          { component: 'backup', err: e },
+          `Restoring the index files of backup ${id} failed: rebuilding the index from the store`,
+        );
+        this.deps.index.clearAll();
+      }
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+
+    const reconcile = await this.deps.index.reconcile();
+    for (const section of SETTINGS_SECTIONS) this.deps.bus.emit('settings.updated', { section });
+    const counts = { ...tableCounts(this.deps.db), vectors: this.deps.index.size };
+    this.deps.log.warn(
+      { component: 'backup' },
+      `Restored backup ${id} of ${manifest.created_at}: ${counts.snippets} snippets, ${counts.vectors} vectors, ` +
+        `${reconcile.reindexed} re-indexed, ${reconcile.index_only} index-only`,
+    );
+    return { id, restored_at: new Date().toISOString(), counts, reconcile };
+  }
+
+  /** Checks the manifest and every file it lists; answers the manifest. */
+  private async verifyFiles(id: string, dir: string): Promise<BackupManifest> {
+    const damaged = (problem: string) => new Unprocessable(`Backup ${id} is damaged: ${problem}`);
+    const read = readManifest(dir);
+    if (!read.ok) throw damaged(read.problem);
+    const m = read.manifest;
+    if (m.id !== id) throw damaged(`${MANIFEST} names backup ${m.id}`);
+    if (!m.files.some((f) => f.path === DB_FILE)) throw damaged(`${MANIFEST} lists no ${DB_FILE}`);
+    for (const f of m.files) {
+      if (!isSafeRelative(f.path)) throw damaged(`${MANIFEST} lists an invalid path ${f.path}`);
+      const file = path.join(dir, f.path);
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st?.isFile()) throw damaged(`${f.path} is missing`);
+      if (st.size !== f.bytes)
+        throw damaged(`${f.path} has ${st.size} bytes, the manifest says ${f.bytes}`);
+      if ((await sha256File(file)) !== f.sha256)
+        throw damaged(`${f.path} does not match its sha256 checksum`);
+    }
+    const running = schemaVersionOf(this.deps.db);
+    if (m.schema_version > running) {
+      throw new Unprocessable(
+        `Backup ${id} comes from a newer version (schema ${m.schema_version}, this server has ${running})`,
+      );
+    }
+    return m;
+  }
+
+  /** Integrity check of the copied store, then brings it to this version's schema. */
+  private prepareCopy(id: string, file: string): void {
+    let copy: Db | null = null;
+    try {
+      copy = new Database(file);
+      const result = copy.pragma('integrity_check', { simple: false }) as {
+        integrity_check: string;
+      }[];
+      const problems = result.map((r) => r.integrity_check).filter((r) => r !== 'ok');
+      if (problems.length) throw new Error(problems.slice(0, 3).join('; '));
+      if (schemaVersionOf(copy) > schemaVersionOf(this.deps.db))
+        throw new Error('its schema is newer than this server');
+      migrate(copy, migrations);
+    } catch (e) {
+      throw new Unprocessable(
+        `Backup ${id} is damaged: ${DB_FILE} fails the integrity check: ${(e as Error).message}`,
+      );
+    } finally {
+      copy?.close();
+    }
+  }
+
+  /** Replaces every data table of the live store with the copy's, in one transaction. */
+  private swapStore(copyFile: string): void {
+    const db = this.deps.db;
+    // Deleting users would cascade to api_keys; foreign keys are checked by hand below.
+    db.pragma('foreign_keys = OFF');
+    try {
+      db.prepare('ATTACH DATABASE ? AS restored').run(copyFile);
+      try {
+        const live = dataTables(db, 'main');
+        const saved = new Set(dataTables(db, 'restored'));
+        db.transaction(() => {
+          for (const t of live) {
+            if (!saved.has(t)) continue;
+            const theirs = new Set(columnsOf(db, 'restored', t));
+            const cols = columnsOf(db, 'main', t)
+              .filter((c) => theirs.has(c))
+              .map(quote)
+              .join(', ');
+            db.exec(`DELETE FROM main.${quote(t)}`);
+            db.exec(
+              `INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM restored.${quote(t)}`,
+            );
+          }
+          if (live.includes('api_keys'))
+            db.exec('DELETE FROM main.api_keys WHERE user_id NOT IN (SELECT id FROM main.users)');
+          if (hasTable(db, 'main', 'snippets_fts'))
+            db.exec("INSERT INTO main.snippets_fts(snippets_fts) VALUES ('rebuild')");
+          const broken = db.prepare('PRAGMA main.foreign_key_check').all() as { table: string }[];
+          if (broken.length) {
+            throw new Unprocessable(
+              `Backup is inconsistent: ${broken.length} foreign key violation(s) in ${[...new Set(broken.map((b) => b.table))].join(', ')}`,
+            );
+          }
+        }).immediate();
+      } finally {
+        db.exec('DETACH DATABASE restored');
+      }
+    } finally {
+      db.pragma('foreign_keys = ON');
+    }
+  }
+
+  /**
+   * Moves the backup's index files into the live directory as a new generation, swaps the
+   * manifest (atomic: a crash before it keeps the old index, which reconcile then fixes) and
+   * reloads the index.
+   */
+  private swapIndex(staged: string, names: string[]): void {
+    const manifestBytes = names.includes(MANIFEST)
+      ? fs.readFileSync(path.join(staged, MANIFEST))
+      : null;
+    if (!manifestBytes) {
+      // The backup was taken before anything was indexed: rebuild from the restored rows.
+      this.deps.index.clearAll();
+      return;
+    }
+    fs.mkdirSync(this.indexDir, { recursive: true });
+    const m = JSON.parse(manifestBytes.toString('utf8')) as IndexManifest & Record<string, unknown>;
+    const gen = nextGeneration(this.indexDir);
+    for (const name of names) {
+      const g = /^index-(\d+)\.(usearch|keys)$/.exec(name);
+      if (!g) continue;
+      const dest = path.join(this.indexDir, `index-${gen}.${g[2]}`);
+      moveFile(path.join(staged, name), dest);
+      fsyncFile(dest);
+    }
+    if (names.includes('state.json'))
+      writeFileAtomic(
+        path.join(this.indexDir, 'state.json'),
+        fs.readFileSync(path.join(staged, 'state.json')),
+      );
+    writeFileAtomic(
+      path.join(this.indexDir, MANIFEST),
+      JSON.stringify({ ...m, generation: gen }, null, 2),
+    );
+    this.deps.index.reload();
+    for (const f of fs.readdirSync(this.indexDir)) {
+      const g = /^index-(\d+)\.(usearch|keys)$/.exec(f);
+      if (g && Number(g[1]) < gen) fs.rmSync(path.join(this.indexDir, f), { force: true });
+    }
+  }
+
+  /** The directory of a complete backup; 404 for anything else, malformed ids included. */
+  private backupDir(rawId: string): string {
+    const shown = rawId.length > 60 ? `${rawId.slice(0, 60)}…` : rawId;
+    if (!BACKUP_ID_PATTERN.test(rawId)) throw new NotFound('backup', shown);
+    const dir = path.join(this.root, rawId);
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+      throw new NotFound('backup', shown);
+    return dir;
+  }
+
+  private async exclusive<T>(what: 'backup' | 'restore', fn: () => Promise<T>): Promise<T> {
+    if (this.busy) throw new Conflict(`A ${this.busy} is already running: try again when it ends`);
+    if (this.closed) throw new Conflict('The server is shutting down');
+    this.busy = what;
+    const p = fn();
+    this.running = p;
+    try {
+      return await p;
+    } finally {
+      this.busy = null;
+      this.running = null;
+    }
+  }
+
+  // ---------------------------------------------------------------- auto backup
+
+  /** Starts the auto-backup timer (re-read when general settings change) and clears leftovers. */
+  start(): void {
+    for (const name of safeReaddir(this.root)) {
+      if (name.endsWith('.tmp') || name === RESTORE_SCRATCH)
+        fs.rmSync(path.join(this.root, name), { recursive: true, force: true });
+    }
+    this.unsubscribe = this.deps.bus.on('settings.updated', ({ section }) => {
+      if (section === 'general') this.schedule();
+    });
+    this.schedule();
+  }
+
+  /** Stops the timer and waits for a running backup or restore. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.nextDueAt = null;
+    this.unsubscribe?.();
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Next auto backup: the last one plus the frequency, or a short grace after start. */
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.nextDueAt = null;
+    if (this.closed) return;
+    const g = this.deps.settings();
+    if (!g.auto_backup) return;
+    const now = this.now();
+    const last = this.list().find((b) => b.reason === 'auto');
+    const soonest = now + this.minutesToMs(AUTO_GRACE_MINUTES);
+    const due = last
+      ? Math.max(Date.parse(last.created_at) + this.minutesToMs(g.backup_frequency), soonest)
+      : soonest;
+    this.nextDueAt = due;
+    this.timer = setTimeout(() => void this.runAuto(), Math.min(due - now, MAX_TIMER_MS));
+    this.timer.unref();
+  }
+
+  private async runAuto(): Promise<void> {
+    this.timer = null;
+    if (this.busy) {
+      this.schedule();
+      return;
+    }
+    try {
+      await this.create('auto');
+      this.lastAutoError = null;
+    } catch (e) {
+      this.lastAutoError = (e as Error).message;
+    }
+    this.schedule();
+  }
+
+  /** The `backups` component of /health. */
+  health(): ComponentHealth {
+    const all = this.list();
+    const last = all[0];
+    const g = this.deps.settings();
+    return {
+      status: this.lastAutoError ? 'degraded' : 'healthy',
+      ...(this.lastAutoError ? { error: `Last auto backup failed: ${this.lastAutoError}` } : {}),
+      details: {
+        last_backup_id: last?.id ?? null,
+        last_backup_at: last?.created_at ?? null,
+        count: all.length,
+        auto_backup: g.auto_backup,
+        frequency_minutes: g.backup_frequency,
+        next_due_at: this.nextDueAt === null ? null : new Date(this.nextDueAt).toISOString(),
+        running: this.busy,
+      },
+    };
+  }
+}
+
+// ---------------------------------------------------------------- helpers
+
+function formatId(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return (
+    `${d.getUTCFullYear()}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}-` +
+    `${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}-${p(d.getUTCMilliseconds(), 3)}`
+  );
+}
+
+function toEntry(m: BackupManifest): Backup {
+  const bytes = m.files.reduce((n, f) => n + f.bytes, 0);
+  return {
+    id: m.id,
+    created_at: m.created_at,
+    size_mb: Math.round((bytes / 1048576) * 1000) / 1000,
+    reason: m.reason,
+    counts: m.counts,
+  };
+}
+
+type ManifestRead = { ok: true; manifest: BackupManifest } | { ok: false; problem: string };
+
+function readManifest(dir: string): ManifestRead {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, MANIFEST), 'utf8');
+  } catch {
+    return { ok: false, problem: `${MANIFEST} is missing` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { ok: false, problem: `${MANIFEST} is not valid JSON` };
+  }
+  const parsed = BackupManifest.safeParse(json);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return {
+      ok: false,
+      problem: `${MANIFEST} is not a backup manifest (${first?.path.join('.') || 'root'}: ${first?.message ?? 'invalid'})`,
+    };
+  }
+  return { ok: true, manifest: parsed.data };
+}
+
+/** A manifest path must stay inside its backup: relative, forward slashes, no dot segments. */
+function isSafeRelative(p: string): boolean {
+  return (
+    p.length > 0 &&
+    p.split('/').every((s) => /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(s) && s !== '..' && s !== '.')
+  );
+}
+
+function readIfExists(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Files under `<base>/<sub>`, as `sub/name` paths. */
+function listFiles(base: string, sub: string): string[] {
+  return safeReaddir(path.join(base, sub))
+    .filter((n) => fs.statSync(path.join(base, sub, n)).isFile())
+    .sort()
+    .map((n) => `${sub}/${n}`);
+}
+
+async function sha256File(file: string): Promise<string> {
+  const h = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
+  return h.digest('hex');
+}
+
+function moveFile(src: string, dest: string): void {
+  try {
+    fs.renameSync(src, dest);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+    // backups/ on another filesystem than the index
+    fs.copyFileSync(src, dest);
+    fs.rmSync(src, { force: true });
+  }
+}
+
+function nextGeneration(dir: string): number {
+  let max = 0;
+  const m = readIfExists(path.join(dir, MANIFEST));
+  if (m) {
+    try {
+      max = Math.max(
+        max,
+        Number((JSON.parse(m.toString('utf8')) as IndexManifest).generation) || 0,
+      );
+    } catch {
+      // unreadable: the file names below still tell the generations in use
+    }
+  }
+  for (const f of safeReaddir(dir)) {
+    const g = /^index-(\d+)\./.exec(f);
+    if (g) max = Math.max(max, Number(g[1]));
+  }
+  return max + 1;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+function hasTable(db: Db, schema: string, name: string): boolean {
+  return (
+    db
+      .prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`)
+      .get(name) !== undefined
+  );
+}
+
+/** Ordinary tables of a schema: no SQLite internals, virtual tables or their shadow tables. */
+function dataTables(db: Db, schema: string): string[] {
+  const rows = db
+    .prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table'`)
+    .all() as { name: string; sql: string | null }[];
+  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
+  return rows
+    .map((r) => r.name)
+    .filter(
+      (n) =>
+        !n.startsWith('sqlite_') &&
+        !KEPT_TABLES.has(n) &&
+        !virtual.some((v) => n === v || n.startsWith(`${v}_`)),
+    );
+}
+
+function columnsOf(db: Db, schema: string, table: string): string[] {
+  return (
+    db.prepare(`PRAGMA ${schema}.table_info(${quote(table)})`).all() as { name: string }[]
+  ).map((c) => c.name);
+}
+
+function schemaVersionOf(db: Db): number {
+  if (!hasTable(db, 'main', 'schema_migrations')) return 0;
+  return (db.prepare('SELECT MAX(id) FROM schema_migrations').pluck().get() as number | null) ?? 0;
+}
+
+function tableCounts(db: Db): Omit<BackupCounts, 'vectors'> {
+  const n = (t: string) =>
+    hasTable(db, 'main', t)
+      ? (db
+          .prepare(`SELECT COUNT(*) FROM ${quote(t)}`)
+          .pluck()
+          .get() as number)
+      : 0;
+  return {
+    snippets: n('snippets'),
+    users: n('users'),
+    rules: n('scraping_rules'),
+    jobs: n('jobs'),
+    sources: n('sources'),
+  };
+}

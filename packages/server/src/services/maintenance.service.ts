@@ -1,0 +1,186 @@
+import {
+  CLEAR_OLD_JOBS_DAYS,
+  DUPLICATE_THRESHOLD_DEFAULT,
+  LOW_QUALITY_THRESHOLD_DEFAULT,
+  type MaintenanceHealth,
+  type MaintenanceRequest,
+  type MaintenanceResult,
+} from '@adam/contracts';
+import type { z } from 'zod';
+import type { MaintenanceRequest as Req } from '@adam/contracts';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { SnippetRepository } from '../store/snippet.repository.js';
+import type { HealthService } from './health.service.js';
+import { blobToVector, type IndexService } from './index.service.js';
+import type { JobService } from './job.service.js';
+
+type Parsed = z.output<typeof Req>;
+
+/** Yields to the event loop between chunks, so a long cleanup never freezes the API. */
+const breathe = () => new Promise<void>((r) => setImmediate(r));
+
+export class MaintenanceService {
+  constructor(
+    private readonly deps: {
+      snippets: SnippetRepository;
+      index: IndexService;
+      jobs: JobService;
+      health: HealthService;
+      bus: EventBus;
+      log: Logger;
+    },
+  ) {}
+
+  async execute(req: Parsed | MaintenanceRequest): Promise<MaintenanceResult> {
+    const params = req.params ?? {};
+    switch (req.action) {
+      case 'optimize_index':
+      case 'rebuild_index': {
+        const reembed = req.action === 'rebuild_index' ? (params.reembed ?? true) : false;
+        const job = this.deps.jobs.create({
+          type: 'rebuild_index',
+          priority: 'high',
+          input: { reembed, optimize: req.action === 'optimize_index' },
+          metadata: { action: req.action },
+        });
+        return {
+          action: req.action,
+          status: 'queued',
+          message:
+            req.action === 'rebuild_index'
+              ? `Rebuilding the index with the active embedder as job ${job.id}`
+              : `Compacting the index graph as job ${job.id}`,
+          job_id: job.id,
+          counts: { vectors: this.deps.index.size },
+        };
+      }
+      case 'cleanup_duplicates':
+        return this.cleanupDuplicates(
+          params.threshold ?? DUPLICATE_THRESHOLD_DEFAULT,
+          params.dry_run ?? false,
+        );
+      case 'cleanup_low_quality':
+        return this.cleanupLowQuality(
+          params.threshold ?? LOW_QUALITY_THRESHOLD_DEFAULT,
+          params.dry_run ?? false,
+        );
+      case 'reset_stuck_jobs': {
+        const ids = this.deps.jobs.resetStuck();
+        return {
+          action: req.action,
+          status: 'completed',
+          message: `Requeued ${ids.length} stuck job(s)`,
+          job_id: null,
+          counts: { reset: ids.length },
+          ids,
+        };
+      }
+      case 'clear_old_jobs': {
+        const days = params.days ?? CLEAR_OLD_JOBS_DAYS;
+        const n = this.deps.jobs.clearOldCompleted(days);
+        this.deps.log.info(
+          { component: 'maintenance' },
+          `Cleared ${n} completed job(s) older than ${days} days`,
+        );
+        return {
+          action: req.action,
+          status: 'completed',
+          message: `Removed ${n} completed job(s) older than ${days} days`,
+          job_id: null,
+          counts: { deleted: n },
+        };
+      }
+    }
+  }
+
+  /**
+   * Near-duplicate snippets by vector similarity: for each indexed snippet, its neighbours at or
+   * above the threshold go, keeping the better-quality one (the older on a tie).
+   */
+  private async cleanupDuplicates(threshold: number, dryRun: boolean): Promise<MaintenanceResult> {
+    const keys = this.deps.index.keys().sort((a, b) => a - b);
+    const gone = new Set<number>();
+    const quality = new Map<number, number>();
+    let checked = 0;
+    for (let i = 0; i < keys.length; i += 256) {
+      const chunk = keys.slice(i, i + 256).filter((k) => !gone.has(k));
+      const stored = this.deps.snippets.embeddings(chunk);
+      const rows = this.deps.snippets.findByIds(chunk);
+      for (const r of rows) quality.set(r.id, r.quality_score);
+      for (const key of chunk) {
+        if (gone.has(key)) continue;
+        const e = stored.get(key)?.embedding;
+        if (!e) continue;
+        checked++;
+        const hits = this.deps.index.search(blobToVector(e), 10, `#dup:${key}:${gone.size}`).hits;
+        for (const h of hits) {
+          if (h.key === key || gone.has(h.key) || h.similarity < threshold) continue;
+          if (!quality.has(h.key)) {
+            const row = this.deps.snippets.findById(h.key);
+            if (!row) continue;
+            quality.set(h.key, row.quality_score);
+          }
+          const qa = quality.get(key) ?? 0;
+          const qb = quality.get(h.key) ?? 0;
+          // Keep the better one; on a tie keep the older (smaller id).
+          const loser = qb > qa || (qb === qa && h.key < key) ? key : h.key;
+          gone.add(loser);
+          if (loser === key) break;
+        }
+      }
+      await breathe();
+    }
+    const ids = [...gone].sort((a, b) => a - b);
+    if (!dryRun && ids.length) this.remove(ids);
+    const verb = dryRun ? 'Found' : 'Removed';
+    this.deps.log.info(
+      { component: 'maintenance' },
+      `${verb} ${ids.length} near-duplicate snippet(s) at similarity ≥ ${threshold}`,
+    );
+    return {
+      action: 'cleanup_duplicates',
+      status: 'completed',
+      message: `${verb} ${ids.length} near-duplicate snippet(s) at similarity ≥ ${threshold}`,
+      job_id: null,
+      counts: { checked, deleted: dryRun ? 0 : ids.length, found: ids.length, threshold },
+      ids: ids.slice(0, 1000),
+    };
+  }
+
+  private async cleanupLowQuality(threshold: number, dryRun: boolean): Promise<MaintenanceResult> {
+    const ids = this.deps.snippets.idsBelowQuality(threshold);
+    if (!dryRun && ids.length) this.remove(ids);
+    const verb = dryRun ? 'Found' : 'Removed';
+    this.deps.log.info(
+      { component: 'maintenance' },
+      `${verb} ${ids.length} snippet(s) with quality below ${threshold}`,
+    );
+    return {
+      action: 'cleanup_low_quality',
+      status: 'completed',
+      message: `${verb} ${ids.length} snippet(s) with quality below ${threshold}`,
+      job_id: null,
+      counts: { deleted: dryRun ? 0 : ids.length, found: ids.length, threshold },
+      ids: ids.slice(0, 1000),
+    };
+  }
+
+  private remove(ids: number[]): void {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      this.deps.index.removeAndSave(chunk);
+      this.deps.snippets.deleteByIds(chunk);
+    }
+    this.deps.bus.emit('snippets.deleted', { ids });
+  }
+
+  async healthChecks(): Promise<MaintenanceHealth> {
+    const report = await this.deps.health.report();
+    return {
+      status: report.status,
+      checks: Object.entries(report.components).map(([component, c]) => ({ component, ...c })),
+      checked_at: new Date().toISOString(),
+    };
+  }
+}

@@ -1,0 +1,117 @@
+import type { Job, Source } from '@adam/contracts';
+import { NotFound, Unprocessable, type FieldError } from '../lib/errors.js';
+import type { Logger } from '../logging.js';
+import type { EventBus } from '../realtime/event-bus.js';
+import type { SnippetRepository } from '../store/snippet.repository.js';
+import type { SourceRepository, SourceRow } from '../store/source.repository.js';
+import type { IndexService } from './index.service.js';
+import type { JobService } from './job.service.js';
+
+/** The URLs of an add-sources form: one per line or an array; blanks dropped, duplicates once. */
+export function parseUrls(input: string | string[]): { urls: string[]; errors: FieldError[] } {
+  const raw = (Array.isArray(input) ? input : input.split(/\r?\n/)).map((u) => u.trim());
+  const urls: string[] = [];
+  const errors: FieldError[] = [];
+  raw.forEach((u, i) => {
+    if (!u) return;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(u);
+    } catch {
+      // reported below
+    }
+    if (
+      !parsed ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      !parsed.hostname
+    ) {
+      errors.push({
+        field: `urls[${i}]`,
+        message: `'${u.slice(0, 200)}' is not a valid http(s) URL`,
+      });
+      return;
+    }
+    parsed.hash = '';
+    if (!urls.includes(parsed.href)) urls.push(parsed.href);
+  });
+  return { urls, errors };
+}
+
+function toSource(r: SourceRow): Source {
+  return { ...r };
+}
+
+export class SourceService {
+  constructor(
+    private readonly deps: {
+      sources: SourceRepository;
+      snippets: SnippetRepository;
+      index: IndexService;
+      jobs: JobService;
+      bus: EventBus;
+      log: Logger;
+    },
+  ) {}
+
+  process(req: {
+    urls: string | string[];
+    language: string;
+    min_quality?: number | null;
+    priority: 'high' | 'normal' | 'low';
+  }): { job_id: number; urls: string[]; status: Job['status'] } {
+    const { urls, errors } = parseUrls(req.urls);
+    if (errors.length) {
+      throw new Unprocessable(`Invalid URLs: ${errors.map((e) => e.message).join('; ')}`, errors);
+    }
+    if (urls.length === 0) {
+      throw new Unprocessable('Please enter at least one URL', [
+        { field: 'urls', message: 'Please enter at least one URL' },
+      ]);
+    }
+    const filters = { language: req.language, min_quality: req.min_quality ?? null };
+    const job = this.deps.jobs.create({
+      type: 'process_urls',
+      priority: req.priority,
+      urls,
+      input: filters,
+      filters,
+    });
+    return { job_id: job.id, urls, status: job.status };
+  }
+
+  list(q: { search?: string; domain?: string; page: number; per_page: number }): {
+    sources: Source[];
+    total: number;
+  } {
+    const { rows, total } = this.deps.sources.list(
+      { search: q.search || undefined, domain: q.domain || undefined },
+      q.per_page,
+      (q.page - 1) * q.per_page,
+    );
+    return { sources: rows.map(toSource), total };
+  }
+
+  delete(id: number, deleteSnippets: boolean) {
+    const source = this.deps.sources.findById(id);
+    if (!source) throw new NotFound('source', id);
+    let snippetsDeleted = 0;
+    let vectorsDeleted = 0;
+    if (deleteSnippets) {
+      const ids = this.deps.snippets.idsMatching({ source_url: source.url });
+      vectorsDeleted = this.deps.index.removeAndSave(ids).length;
+      snippetsDeleted = this.deps.snippets.deleteByIds(ids);
+      if (ids.length) this.deps.bus.emit('snippets.deleted', { ids });
+    }
+    this.deps.sources.deleteById(id);
+    this.deps.log.info(
+      { component: 'sources' },
+      `Source ${source.url} deleted${deleteSnippets ? ` with ${snippetsDeleted} snippets` : ''}`,
+    );
+    return {
+      id,
+      deleted: true as const,
+      snippets_deleted: snippetsDeleted,
+      vectors_deleted: vectorsDeleted,
+    };
+  }
+}

@@ -1,0 +1,191 @@
+import type { Db } from './db.js';
+
+export interface JobRow {
+  id: number;
+  type: string;
+  status: 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled';
+  priority: 'high' | 'normal' | 'low';
+  priority_rank: number;
+  urls: string;
+  input: string;
+  filters: string;
+  metadata: string;
+  progress: number;
+  stage: string | null;
+  stats: string;
+  errors: string;
+  done_urls: string;
+  worker_id: string | null;
+  attempts: number;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  failed_at: string | null;
+  cancelled_at: string | null;
+  heartbeat_at: string | null;
+  updated_at: string;
+}
+
+export const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
+
+type Writable = Partial<Omit<JobRow, 'id' | 'created_at'>>;
+
+export class JobRepository {
+  constructor(private readonly db: Db) {}
+
+  insert(j: {
+    type: string;
+    priority: 'high' | 'normal' | 'low';
+    urls: string[];
+    input: unknown;
+    filters: unknown;
+    metadata: unknown;
+  }): number {
+    const now = new Date().toISOString();
+    return Number(
+      this.db
+        .prepare(
+          `INSERT INTO jobs (type, status, priority, priority_rank, urls, input, filters, metadata, created_at, updated_at)
+           VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          j.type,
+          j.priority,
+          PRIORITY_RANK[j.priority],
+          JSON.stringify(j.urls),
+          JSON.stringify(j.input ?? {}),
+          JSON.stringify(j.filters ?? {}),
+          JSON.stringify(j.metadata ?? {}),
+          now,
+          now,
+        ).lastInsertRowid,
+    );
+  }
+
+  findById(id: number): JobRow | undefined {
+    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+  }
+
+  list(statuses: readonly string[] | null, limit: number): { rows: JobRow[]; total: number } {
+    const where = statuses ? `WHERE status IN (${statuses.map(() => '?').join(',')})` : '';
+    const params = statuses ?? [];
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs ${where} ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .all(...params, limit) as JobRow[];
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM jobs ${where}`)
+      .pluck()
+      .get(...params) as number;
+    return { rows, total };
+  }
+
+  listStuck(heartbeatBefore: string, limit: number): { rows: JobRow[]; total: number } {
+    const where = "WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < ?)";
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs ${where} ORDER BY created_at DESC LIMIT ?`)
+      .all(heartbeatBefore, limit) as JobRow[];
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM jobs ${where}`)
+      .pluck()
+      .get(heartbeatBefore) as number;
+    return { rows, total };
+  }
+
+  countByStatus(): Record<string, number> {
+    const rows = this.db
+      .prepare('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status')
+      .all() as {
+      status: string;
+      n: number;
+    }[];
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** Takes the next pending job (priority, then age) for a worker, atomically. */
+  claimNext(workerId: string, now: string, types?: readonly string[]): JobRow | undefined {
+    const typeFilter = types ? `AND type IN (${types.map(() => '?').join(',')})` : '';
+    return this.db
+      .prepare(
+        `UPDATE jobs SET status = 'processing', worker_id = ?, started_at = COALESCE(started_at, ?),
+           heartbeat_at = ?, attempts = attempts + 1, updated_at = ?
+         WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ${typeFilter}
+                     ORDER BY priority_rank, created_at, id LIMIT 1)
+         RETURNING *`,
+      )
+      .get(workerId, now, now, now, ...(types ?? [])) as JobRow | undefined;
+  }
+
+  listByStatusAndType(statuses: readonly string[], types: readonly string[]): JobRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM jobs WHERE status IN (${statuses.map(() => '?').join(',')})
+         AND type IN (${types.map(() => '?').join(',')}) ORDER BY priority_rank, created_at, id`,
+      )
+      .all(...statuses, ...types) as JobRow[];
+  }
+
+  /** Updates a job only while it is in one of `whileStatus`: false when it moved on meanwhile. */
+  update(id: number, fields: Writable, whileStatus?: readonly string[]): boolean {
+    const keys = Object.keys(fields) as (keyof Writable)[];
+    const sets = [...keys.map((k) => `${k} = @${k}`), 'updated_at = @updated_at'].join(', ');
+    const guard = whileStatus
+      ? ` AND status IN (${whileStatus.map((s) => `'${s}'`).join(',')})`
+      : '';
+    return (
+      this.db
+        .prepare(`UPDATE jobs SET ${sets} WHERE id = @id${guard}`)
+        .run({ ...fields, id, updated_at: new Date().toISOString() }).changes === 1
+    );
+  }
+
+  /** Puts jobs left processing (a crash, a stopped worker) back in the queue. */
+  requeueProcessing(workerIds?: readonly string[], types?: readonly string[]): number[] {
+    let where = "status = 'processing'";
+    const params: string[] = [];
+    if (workerIds) {
+      where += ` AND worker_id IN (${workerIds.map(() => '?').join(',')})`;
+      params.push(...workerIds);
+    }
+    if (types) {
+      where += ` AND type IN (${types.map(() => '?').join(',')})`;
+      params.push(...types);
+    }
+    return this.db
+      .prepare(
+        `UPDATE jobs SET status = 'pending', worker_id = NULL, heartbeat_at = NULL, stage = 'requeued',
+           updated_at = ? WHERE ${where} RETURNING id`,
+      )
+      .pluck()
+      .all(new Date().toISOString(), ...params) as number[];
+  }
+
+  requeueStuck(heartbeatBefore: string): number[] {
+    return this.db
+      .prepare(
+        `UPDATE jobs SET status = 'pending', worker_id = NULL, heartbeat_at = NULL, stage = 'requeued (stuck)', updated_at = ?
+         WHERE status = 'processing' AND (heartbeat_at IS NULL OR heartbeat_at < ?) RETURNING id`,
+      )
+      .pluck()
+      .all(new Date().toISOString(), heartbeatBefore) as number[];
+  }
+
+  cancelAllPending(at: string): number[] {
+    return this.db
+      .prepare(
+        `UPDATE jobs SET status = 'cancelled', cancelled_at = ?, stage = 'cancelled', updated_at = ?
+         WHERE status = 'pending' RETURNING id`,
+      )
+      .pluck()
+      .all(at, at) as number[];
+  }
+
+  deleteById(id: number): boolean {
+    return this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id).changes === 1;
+  }
+
+  deleteCompletedBefore(iso: string): number {
+    return this.db
+      .prepare("DELETE FROM jobs WHERE status = 'completed' AND completed_at < ?")
+      .run(iso).changes;
+  }
+}

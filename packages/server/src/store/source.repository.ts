@@ -1,0 +1,80 @@
+import type { Db } from './db.js';
+
+export interface SourceRow {
+  id: number;
+  url: string;
+  domain: string;
+  title: string | null;
+  language: string | null;
+  segments_count: number;
+  last_job_id: number | null;
+  last_status: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export class SourceRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Records the outcome of processing a URL; segments add up over jobs. */
+  upsertResult(r: {
+    url: string;
+    domain: string;
+    title: string | null;
+    language: string | null;
+    segments: number;
+    job_id: number;
+    status: 'ok' | 'failed';
+    error: string | null;
+  }): void {
+    const now = new Date().toISOString();
+    this.db
+      .prepare(
+        `INSERT INTO sources (url, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
+         VALUES (@url, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
+         ON CONFLICT(url) DO UPDATE SET
+           title = COALESCE(excluded.title, sources.title),
+           language = COALESCE(excluded.language, sources.language),
+           segments_count = sources.segments_count + excluded.segments_count,
+           last_job_id = excluded.last_job_id, last_status = excluded.last_status,
+           last_error = excluded.last_error, updated_at = excluded.updated_at`,
+      )
+      .run({ ...r, now });
+  }
+
+  list(
+    f: { search?: string; domain?: string },
+    limit: number,
+    offset: number,
+  ): { rows: SourceRow[]; total: number } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (f.search) {
+      parts.push("(url LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\')");
+      const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      params.push(like, like);
+    }
+    if (f.domain) {
+      parts.push('(domain = ? OR domain LIKE ?)');
+      params.push(f.domain, `%.${f.domain}`);
+    }
+    const where = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+    const rows = this.db
+      .prepare(`SELECT * FROM sources ${where} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?`)
+      .all(...params, limit, offset) as SourceRow[];
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM sources ${where}`)
+      .pluck()
+      .get(...params) as number;
+    return { rows, total };
+  }
+
+  findById(id: number): SourceRow | undefined {
+    return this.db.prepare('SELECT * FROM sources WHERE id = ?').get(id) as SourceRow | undefined;
+  }
+
+  deleteById(id: number): boolean {
+    return this.db.prepare('DELETE FROM sources WHERE id = ?').run(id).changes === 1;
+  }
+}

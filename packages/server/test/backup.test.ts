@@ -1,0 +1,395 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BackupService } from '../src/services/backup.service.js';
+import { ARTICLES } from './corpus.js';
+import { saveText, startServer, type TestServer } from './helpers.js';
+
+let servers: TestServer[] = [];
+let extra: BackupService[] = [];
+
+afterEach(async () => {
+  for (const b of extra) await b.close();
+  for (const s of servers) await s.close();
+  servers = [];
+  extra = [];
+});
+
+async function seeded() {
+  const s = await startServer();
+  servers.push(s);
+  await s.adam.reconciled;
+  const key = await s.login();
+  const a = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+  const b = await saveText(s, key, ARTICLES.databases, 'databases');
+  const ids = [...a.snippet_ids, ...b.snippet_ids].sort((x, y) => x - y);
+  expect(ids.length).toBeGreaterThan(1);
+  return { s, key, ids };
+}
+
+const backupsDir = (s: TestServer) => path.join(s.dataDir, 'backups');
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+async function takeBackup(s: TestServer, key: string) {
+  const r = await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key });
+  expect(r.status).toBe(200);
+  return r.body as {
+    id: string;
+    created_at: string;
+    size_mb: number;
+    counts: Record<string, number>;
+  };
+}
+
+async function allSnippetIds(s: TestServer, key: string): Promise<number[]> {
+  const r = await s.api('/api/v1/snippets?per_page=500', { key });
+  expect(r.status).toBe(200);
+  return (r.body.snippets as { id: number }[]).map((x) => x.id).sort((a, b) => a - b);
+}
+
+/** A BackupService on a test server's parts, with minutes shrunk to `msPerMinute`. */
+function fastService(s: TestServer, msPerMinute: number) {
+  const b = new BackupService({
+    db: s.adam.db,
+    dataDir: s.dataDir,
+    index: s.adam.services.index,
+    log: s.adam.log,
+    bus: s.adam.bus,
+    settings: () => s.adam.services.settings.get('general'),
+    version: 'test',
+    minutesToMs: (m) => m * msPerMinute,
+  });
+  extra.push(b);
+  return b;
+}
+
+async function waitFor<T>(fn: () => T | undefined | false, ms: number): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('backups', () => {
+  it('creates a backup whose manifest lists every file with its size and checksum', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    expect(b.id).toMatch(/^\d{8}-\d{6}-\d{3}$/);
+    expect(b.counts).toEqual({
+      snippets: ids.length,
+      vectors: ids.length,
+      users: 1,
+      rules: 0,
+      jobs: expect.any(Number),
+      sources: expect.any(Number),
+    });
+    expect(b.size_mb).toBeGreaterThan(0);
+
+    const dir = path.join(backupsDir(s), b.id);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      format: 1,
+      id: b.id,
+      reason: 'manual',
+      created_at: b.created_at,
+      counts: b.counts,
+    });
+    expect(manifest.schema_version).toBeGreaterThanOrEqual(2);
+    const paths = (manifest.files as { path: string }[]).map((f) => f.path);
+    expect(paths).toContain('adam.db');
+    expect(paths).toContain('index/manifest.json');
+    expect(paths.some((p) => /^index\/index-\d+\.usearch$/.test(p))).toBe(true);
+    expect(paths.some((p) => /^index\/index-\d+\.keys$/.test(p))).toBe(true);
+    for (const f of manifest.files as { path: string; bytes: number; sha256: string }[]) {
+      const file = path.join(dir, f.path);
+      expect(fs.statSync(file).size, f.path).toBe(f.bytes);
+      expect(sha256(file), f.path).toBe(f.sha256);
+    }
+    // A self-contained store file and no half-made backup left over.
+    expect(fs.existsSync(path.join(dir, 'adam.db-wal'))).toBe(false);
+    expect(fs.readdirSync(backupsDir(s))).toEqual([b.id]);
+
+    const list = await s.api('/api/v1/admin/maintenance/backups', { key });
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual([{ ...b, reason: 'manual' }]);
+
+    const health = await s.api('/api/v1/health');
+    expect(health.body.components.backups.details).toMatchObject({
+      last_backup_id: b.id,
+      count: 1,
+      auto_backup: true,
+    });
+  });
+
+  it('lists complete backups only, newest first', async () => {
+    const { s, key } = await seeded();
+    const first = await takeBackup(s, key);
+    const second = await takeBackup(s, key);
+    // A backup being written (or left by a crash) and a damaged one do not list.
+    fs.mkdirSync(path.join(backupsDir(s), '20990101-000000-000.tmp'));
+    fs.mkdirSync(path.join(backupsDir(s), '20990101-000000-001'));
+    fs.writeFileSync(path.join(backupsDir(s), '20990101-000000-001', 'manifest.json'), '{');
+    const list = await s.api('/api/v1/admin/maintenance/backups', { key });
+    expect(list.body.map((b: { id: string }) => b.id)).toEqual([second.id, first.id]);
+  });
+
+  it('restores snippets, settings and rules as they were, and the session survives', async () => {
+    const { s, key, ids } = await seeded();
+    const before = await s.api('/api/v1/admin/settings/processing', { key });
+    const b = await takeBackup(s, key);
+
+    // Change everything after the backup.
+    const deleted = await s.api(`/api/v1/snippets/${ids[0]}`, { method: 'DELETE', key });
+    expect(deleted.status).toBe(200);
+    const added = await saveText(s, key, ARTICLES.stoicism, 'stoicism');
+    expect(added.snippet_ids.length).toBeGreaterThan(0);
+    const put = await s.api('/api/v1/admin/settings/processing', {
+      method: 'PUT',
+      key,
+      body: { settings: { min_quality_score: 0.77 } },
+    });
+    expect(put.status).toBe(200);
+    const rule = await s.api('/api/v1/rules/scraping', {
+      method: 'POST',
+      key,
+      body: { domain: 'example.org', mode: 'deny' },
+    });
+    expect(rule.status).toBe(201);
+    expect(await allSnippetIds(s, key)).not.toEqual(ids);
+
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({
+      id: b.id,
+      counts: { snippets: ids.length, vectors: ids.length, users: 1, rules: 0 },
+      reconcile: { total_disk: ids.length, total_index: ids.length, index_only: 0 },
+    });
+    expect(Date.parse(r.body.restored_at)).not.toBeNaN();
+
+    // The same key still works, and everything is back.
+    expect((await s.api('/api/v1/auth/me', { key })).status).toBe(200);
+    expect(await allSnippetIds(s, key)).toEqual(ids);
+    expect((await s.api(`/api/v1/snippets/${ids[0]}`, { key })).status).toBe(200);
+    expect((await s.api(`/api/v1/snippets/${added.snippet_ids[0]}`, { key })).status).toBe(404);
+    const after = await s.api('/api/v1/admin/settings/processing', { key });
+    expect(after.body).toEqual(before.body);
+    expect((await s.api('/api/v1/rules/scraping', { key })).body).toEqual([]);
+
+    // Keyword (FTS) and vector search both answer from the restored data.
+    const keyword = await s.api('/api/v1/snippets?search=chlorophyll', { key });
+    expect(keyword.body.total).toBeGreaterThan(0);
+    const search = await s.api('/api/v1/snippets/search', {
+      method: 'POST',
+      key,
+      body: { query: 'SQL query planner and indexes', k: 3 },
+    });
+    expect(search.status).toBe(200);
+    expect(search.body.results.length).toBeGreaterThan(0);
+    for (const hit of search.body.results) expect(ids).toContain(hit.id);
+    expect(search.body.results.map((h: { id: number }) => h.id)).not.toContain(
+      added.snippet_ids[0],
+    );
+
+    const check = await s.api('/api/v1/snippets/consistency-check', { key });
+    expect(check.body.summary).toMatchObject({
+      total_disk: ids.length,
+      total_index: ids.length,
+      consistent: ids.length,
+      index_only: 0,
+      disk_only: 0,
+    });
+  });
+
+  it('answers 404 for an unknown or malformed backup id', async () => {
+    const { s, key } = await seeded();
+    await takeBackup(s, key);
+    for (const id of ['20000101-000000-000', '..%2Fetc', '..%2F..%2Fadam.db', 'nope', '%2Ftmp']) {
+      const r = await s.api(`/api/v1/admin/maintenance/restore/${id}`, { method: 'POST', key });
+      expect(r.status, id).toBe(404);
+      expect(r.body.detail, id).toMatch(/^Backup .* not found$/);
+    }
+  });
+
+  it('refuses a damaged backup with 422 naming the file, and changes nothing', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    const c = await takeBackup(s, key);
+    // Changes after the backups, which a refused restore must leave in place.
+    await s.api(`/api/v1/snippets/${ids[0]}`, { method: 'DELETE', key });
+    await s.api('/api/v1/admin/settings/processing', {
+      method: 'PUT',
+      key,
+      body: { settings: { min_quality_score: 0.66 } },
+    });
+    const expectUnchanged = async () => {
+      expect(await allSnippetIds(s, key)).toEqual(ids.slice(1));
+      const p = await s.api('/api/v1/admin/settings/processing', { key });
+      expect(p.body.min_quality_score).toBe(0.66);
+      expect(s.adam.services.index.size).toBe(ids.length - 1);
+    };
+
+    // A flipped byte in the store copy.
+    const dbFile = path.join(backupsDir(s), b.id, 'adam.db');
+    const bytes = fs.readFileSync(dbFile);
+    bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    fs.writeFileSync(dbFile, bytes);
+    const r1 = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r1.status).toBe(422);
+    expect(r1.body.detail).toBe(
+      `Backup ${b.id} is damaged: adam.db does not match its sha256 checksum`,
+    );
+    await expectUnchanged();
+
+    // A missing index manifest.
+    fs.rmSync(path.join(backupsDir(s), c.id, 'index', 'manifest.json'));
+    const r2 = await s.api(`/api/v1/admin/maintenance/restore/${c.id}`, { method: 'POST', key });
+    expect(r2.status).toBe(422);
+    expect(r2.body.detail).toBe(`Backup ${c.id} is damaged: index/manifest.json is missing`);
+    await expectUnchanged();
+
+    // A manifest that no longer parses.
+    fs.writeFileSync(path.join(backupsDir(s), c.id, 'manifest.json'), '{"format": 1');
+    const r3 = await s.api(`/api/v1/admin/maintenance/restore/${c.id}`, { method: 'POST', key });
+    expect(r3.status).toBe(422);
+    expect(r3.body.detail).toContain('manifest.json is not valid JSON');
+    await expectUnchanged();
+  });
+
+  it('refuses a store that passes its checksum but not the integrity check', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    const dir = path.join(backupsDir(s), b.id);
+    // Damage a page of the store and record the damaged file in the manifest, as if the
+    // backup had been made of an already broken store.
+    const dbFile = path.join(dir, 'adam.db');
+    const bytes = fs.readFileSync(dbFile);
+    bytes.fill(0x41, 4096 + 8, 4096 + 200);
+    fs.writeFileSync(dbFile, bytes);
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    for (const f of m.files) if (f.path === 'adam.db') f.sha256 = sha256(dbFile);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(m));
+
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toContain('adam.db fails the integrity check');
+    expect(await allSnippetIds(s, key)).toEqual(ids);
+  });
+
+  it('answers 409 while another backup or restore runs', async () => {
+    const { s, key } = await seeded();
+    const b = await takeBackup(s, key);
+    const svc = s.adam.services.backups;
+
+    // Hold a backup in its store copy, and a restore in its reconcile, until released.
+    let release!: () => void;
+    const gate = () => new Promise<void>((r) => (release = r));
+    const db = s.adam.db;
+    const backup = db.backup.bind(db);
+    const spyBackup = vi.spyOn(db, 'backup').mockImplementation(async (...a) => {
+      await gate();
+      return backup(...a);
+    });
+    const running = svc.create('manual');
+    await waitFor(() => svc.health().details?.running === 'backup', 2000);
+    const r1 = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r1.status).toBe(409);
+    expect(r1.body.detail).toBe('A backup is already running: try again when it ends');
+    expect((await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key })).status).toBe(
+      409,
+    );
+    await waitFor(() => release !== undefined, 2000);
+    release();
+    await running;
+    spyBackup.mockRestore();
+
+    const index = s.adam.services.index;
+    const reconcile = index.reconcile.bind(index);
+    const spyReconcile = vi.spyOn(index, 'reconcile').mockImplementation(async () => {
+      await gate();
+      return reconcile();
+    });
+    const restoring = svc.restore(b.id);
+    await waitFor(() => spyReconcile.mock.calls.length > 0, 5000);
+    const r3 = await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key });
+    expect(r3.status).toBe(409);
+    expect(r3.body.detail).toBe('A restore is already running: try again when it ends');
+    release();
+    await restoring;
+    spyReconcile.mockRestore();
+    expect((await s.api('/api/v1/admin/maintenance/backups', { key })).body).toHaveLength(2);
+  });
+
+  it('answers 409 to a restore while jobs are processing', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    await s.api(`/api/v1/snippets/${ids[0]}`, { method: 'DELETE', key });
+    const now = new Date().toISOString();
+    const job = s.adam.db
+      .prepare(
+        "INSERT INTO jobs (type, status, created_at, updated_at) VALUES ('process_urls', 'processing', ?, ?)",
+      )
+      .run(now, now).lastInsertRowid;
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toBe(
+      'Cannot restore while 1 job(s) are processing: wait for them or cancel them',
+    );
+    expect(await allSnippetIds(s, key)).toEqual(ids.slice(1));
+    s.adam.db.prepare("UPDATE jobs SET status = 'cancelled' WHERE id = ?").run(job);
+    const ok = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(ok.status).toBe(200);
+    expect(await allSnippetIds(s, key)).toEqual(ids);
+  });
+
+  it('takes auto backups on the configured frequency only while auto_backup is on', async () => {
+    const { s, key } = await seeded();
+    const setGeneral = (settings: Record<string, unknown>) =>
+      s.api('/api/v1/admin/settings/general', { method: 'PUT', key, body: { settings } });
+    expect((await setGeneral({ auto_backup: false })).status).toBe(200);
+    // 60 "minutes" = 600 ms; the first backup is due after the 5-minute grace (50 ms).
+    const svc = fastService(s, 10);
+    svc.start();
+    expect(svc.health().details).toMatchObject({ auto_backup: false, next_due_at: null });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(svc.list()).toEqual([]);
+
+    expect((await setGeneral({ auto_backup: true, backup_frequency: 60 })).status).toBe(200);
+    expect(svc.health().details).toMatchObject({ auto_backup: true, frequency_minutes: 60 });
+    expect(svc.health().details?.next_due_at).not.toBeNull();
+    const first = await waitFor(() => svc.list().find((b) => b.reason === 'auto'), 5000);
+    expect(first.counts.snippets).toBeGreaterThan(0);
+    // And again one frequency later.
+    await waitFor(() => svc.list().filter((b) => b.reason === 'auto').length >= 2, 5000);
+    const [newest, older] = svc.list();
+    expect(Date.parse(newest!.created_at) - Date.parse(older!.created_at)).toBeGreaterThanOrEqual(
+      590,
+    );
+    // The app's own /health component sees them too.
+    const health = await s.api('/api/v1/health');
+    expect(health.body.components.backups.details.count).toBeGreaterThanOrEqual(2);
+
+    expect((await setGeneral({ auto_backup: false })).status).toBe(200);
+    const count = svc.list().length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(svc.list()).toHaveLength(count);
+  });
+
+  it('keeps the newest 10 auto backups and every manual one', async () => {
+    const { s } = await seeded();
+    const svc = fastService(s, 60_000);
+    const manual = await svc.create('manual');
+    const autos: string[] = [];
+    for (let i = 0; i < 12; i++) autos.push((await svc.create('auto')).id);
+    const list = svc.list();
+    expect(list.filter((b) => b.reason === 'auto').map((b) => b.id)).toEqual(
+      autos.slice(2).reverse(),
+    );
+    expect(list.map((b) => b.id)).toContain(manual.id);
+    expect(fs.existsSync(path.join(backupsDir(s), autos[0]!))).toBe(false);
+    expect(fs.existsSync(path.join(backupsDir(s), manual.id))).toBe(true);
+  });
+});

@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ARTICLES } from './corpus.js';
+import { linkSharedModel, saveText, startServer, tempDir } from './helpers.js';
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+function runCli(dataDir: string, ...args: string[]) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
+    {
+      cwd: serverRoot,
+      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, out, err })),
+  );
+}
+
+function readDb<T>(dataDir: string, fn: (db: Database.Database) => T): T {
+  const db = new Database(path.join(dataDir, 'adam.db'));
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const snippetCount = (dataDir: string) =>
+  readDb(dataDir, (db) => db.prepare('SELECT COUNT(*) FROM snippets').pluck().get() as number);
+
+const indexCount = (dataDir: string) =>
+  (
+    JSON.parse(fs.readFileSync(path.join(dataDir, 'index', 'manifest.json'), 'utf8')) as {
+      count: number;
+    }
+  ).count;
+
+let dataDir: string;
+let snippets: number;
+let backupId: string;
+
+beforeAll(async () => {
+  dataDir = tempDir();
+  linkSharedModel(dataDir);
+  const s = await startServer({ dataDir });
+  await s.adam.reconciled;
+  const key = await s.login();
+  await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+  await saveText(s, key, ARTICLES.volcanoes, 'volcanoes');
+  await s.close();
+  snippets = snippetCount(dataDir);
+  expect(snippets).toBeGreaterThan(1);
+});
+
+describe('adam CLI maintenance commands', () => {
+  it('backup prints the new backup id and where it is', async () => {
+    const r = await runCli(dataDir, 'backup');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const m = /^Backup (\d{8}-\d{6}-\d{3}) created: (.+)$/m.exec(r.out);
+    expect(m, r.out).not.toBeNull();
+    backupId = m![1]!;
+    expect(m![2]).toBe(path.join(dataDir, 'backups', backupId));
+    expect(fs.existsSync(path.join(m![2]!, 'manifest.json'))).toBe(true);
+    expect(fs.existsSync(path.join(m![2]!, 'adam.db'))).toBe(true);
+    expect(r.out).toContain(`${snippets} snippets, ${snippets} vectors`);
+  }, 60_000);
+
+  it('backups lists it', async () => {
+    const r = await runCli(dataDir, 'backups');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^${backupId} .* manual .* ${snippets} snippets$`, 'm'));
+  }, 60_000);
+
+  it('restore ID puts the data back as it was', async () => {
+    readDb(dataDir, (db) =>
+      db.prepare('DELETE FROM snippets WHERE id = (SELECT MIN(id) FROM snippets)').run(),
+    );
+    expect(snippetCount(dataDir)).toBe(snippets - 1);
+    const r = await runCli(dataDir, 'restore', backupId);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`Restored backup ${backupId}`);
+    expect(r.out).toContain(`${snippets} snippets, ${snippets} vectors`);
+    expect(snippetCount(dataDir)).toBe(snippets);
+    expect(indexCount(dataDir)).toBe(snippets);
+  }, 60_000);
+
+  it('restore of an unknown backup exits 1 with a message', async () => {
+    const r = await runCli(dataDir, 'restore', 'nope');
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe('Error: Backup nope not found');
+    const missing = await runCli(dataDir, 'restore');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('restore needs a backup id');
+  }, 60_000);
+
+  it('restore of a damaged backup exits 1 naming the file, and changes nothing', async () => {
+    const dir = path.join(dataDir, 'backups', backupId);
+    fs.rmSync(path.join(dir, 'index', 'manifest.json'));
+    readDb(dataDir, (db) =>
+      db.prepare('DELETE FROM snippets WHERE id = (SELECT MIN(id) FROM snippets)').run(),
+    );
+    const r = await runCli(dataDir, 'restore', backupId);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toBe(
+      `Error: Backup ${backupId} is damaged: index/manifest.json is missing`,
+    );
+    expect(snippetCount(dataDir)).toBe(snippets - 1);
+  }, 60_000);
+
+  it('reindex re-embeds every snippet and leaves as many vectors as snippets', async () => {
+    // Drop the stored vectors and the index: only re-embedding can bring them back.
+    readDb(dataDir, (db) =>
+      db.prepare('UPDATE snippets SET embedding = NULL, embedder_id = NULL').run(),
+    );
+    fs.rmSync(path.join(dataDir, 'index'), { recursive: true });
+    const rows = snippetCount(dataDir);
+    const r = await runCli(dataDir, 'reindex');
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`Re-embedded ${rows} of ${rows}`);
+    expect(r.out).toContain(
+      `Index rebuilt: ${rows} of ${rows} snippets indexed, ${rows} re-embedded`,
+    );
+    expect(indexCount(dataDir)).toBe(rows);
+    const state = readDb(dataDir, (db) =>
+      db
+        .prepare(
+          `SELECT COUNT(*) AS n, SUM(index_pending) AS pending, SUM(embedding IS NOT NULL) AS embedded
+           FROM snippets`,
+        )
+        .get(),
+    );
+    expect(state).toEqual({ n: rows, pending: 0, embedded: rows });
+  }, 60_000);
+
+  it('names an unknown command and exits 2', async () => {
+    const r = await runCli(dataDir, 'frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('Unknown command: frobnicate');
+    expect(r.err).toContain('reindex');
+  }, 60_000);
+});

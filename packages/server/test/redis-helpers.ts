@@ -1,0 +1,72 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+/** Whether Debian's redis-server is installed; tests that need it skip (outside CI) when not. */
+export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
+export const REDIS_SKIP_REASON =
+  'redis-server not found: install it with `apt-get install redis-server` to run the Redis-mode tests';
+if (!HAS_REDIS && process.env.CI)
+  throw new Error('CI needs redis-server (the .ci/run script installs it)');
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/** A throwaway redis-server on a free loopback port, without persistence. */
+export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+/** Runs `adam <args>` from the sources (tsx), like the built CLI would. */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string>,
+): ChildProcess & { output: () => string } {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
+    {
+      cwd: serverRoot,
+      env: { ...process.env, ADAM_WEB_DIST: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  return Object.assign(child, { output: () => out });
+}
