@@ -9,3 +9,4 @@ export * from './playground.js';
 export * from './backups.js';
 export * from './jobs.js';
 export * from './maintenance.js';
+export * from './realtime.js';

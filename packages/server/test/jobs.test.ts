@@ -58,7 +58,7 @@ describe('processing URLs', () => {
     expect(job.started_at).toBeTruthy();
     expect(job.completed_at).toBeTruthy();
     expect(events).toEqual(
-      expect.arrayContaining(['job_created', 'job_progress', 'job_completed']),
+      expect.arrayContaining(['job_created', 'job_progress', 'segment_progress', 'job_completed']),
     );
 
     const snippets = await get(`/snippets?job_id=${job.id}`);

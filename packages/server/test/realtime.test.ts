@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ServerMessage } from '@adam/contracts';
+import { ARTICLES } from './corpus.js';
 import { startServer, type TestServer } from './helpers.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -410,5 +412,40 @@ describe('realtime channel', () => {
     expect(await c.closed).toMatchObject({ code: 1001 });
     await closing;
     s = undefined as unknown as TestServer;
+  });
+});
+
+describe('contract', () => {
+  it('sends a real job’s life as messages that match the ServerMessage schema', async () => {
+    await setup();
+    const c = withKey();
+    const seen: Msg[] = [];
+    c.ws.on('message', (d) => seen.push(JSON.parse(String(d)) as Msg));
+    await c.opened;
+    await c.type('initial_state');
+    const r = await s.api('/api/v1/playground/save-segments', {
+      method: 'POST',
+      key,
+      body: { title: 'Contract', text: ARTICLES.databases, wait: true },
+    });
+    expect(r.body.status).toBe('completed');
+    await c.type('job_completed');
+    c.send({ type: 'request_update' });
+    await c.type('stats_update');
+    const all = seen;
+    expect(all.map((m) => m.type)).toEqual(
+      expect.arrayContaining([
+        'initial_state',
+        'job_created',
+        'job_progress',
+        'segment_progress',
+        'job_completed',
+        'stats_update',
+      ]),
+    );
+    for (const m of all) {
+      const parsed = ServerMessage.safeParse(m);
+      expect(parsed.success, `${m.type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+    }
   });
 });

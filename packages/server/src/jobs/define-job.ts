@@ -10,7 +10,13 @@ export interface JobContext {
   /** URLs finished by an earlier attempt (a restart resumes after them). */
   readonly doneUrls: ReadonlySet<string>;
   readonly stats: JobStats;
-  progress(update: { progress?: number; stage?: string; stats?: Partial<JobStats> }): void;
+  progress(update: {
+    progress?: number;
+    stage?: string;
+    stats?: Partial<JobStats>;
+    /** Also sent as segment_progress (the console's second progress bar). */
+    segments?: { processed: number; total: number };
+  }): void;
   urlDone(url: string): void;
   addError(error: Omit<JobError, 'at'>): void;
   errorCount(): number;

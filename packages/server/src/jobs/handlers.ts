@@ -174,7 +174,11 @@ export function recordUrl(
   }
   ctx.urlDone(work.url);
   const done = ctx.doneUrls.size;
-  ctx.progress({ progress: total ? done / total : 1, stage: `Processed ${done} of ${total} URLs` });
+  ctx.progress({
+    progress: total ? done / total : 1,
+    stage: `Processed ${done} of ${total} URLs`,
+    segments: { processed: done, total },
+  });
 }
 
 /** How a process_urls job ends, from its stats (the same wherever its URLs were worked). */
@@ -266,7 +270,11 @@ export function recordSaveSegments(
       items: r.diagnostics.slice(0, 200),
     },
   });
-  ctx.progress({ progress: 1, stage: 'Saved' });
+  ctx.progress({
+    progress: 1,
+    stage: 'Saved',
+    segments: { processed: r.segments_created, total: r.counts.before },
+  });
   return { status: 'completed', segments_created: r.segments_created };
 }
 
@@ -298,6 +306,7 @@ export function rebuildIndex(deps: HandlerDeps): JobDefinition<z.output<typeof R
           ctx.progress({
             progress: total ? done / total : 1,
             stage: `Re-indexed ${done} of ${total} snippets`,
+            segments: { processed: done, total },
           }),
         shouldStop: () => ctx.shouldStop(),
       });

@@ -67,6 +67,9 @@ export function createJobContext(opts: {
         segmentation_method: stats.segmentation_method ?? null,
         last_fallback_reason: stats.last_fallback_reason ?? null,
       });
+      if (u.segments) {
+        bus.emit('segment_progress', { job_id: row.id, ...u.segments, stage: stage ?? '' });
+      }
     },
     urlDone: (url) => {
       done.add(url);

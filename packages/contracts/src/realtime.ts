@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * Messages of the WebSocket channel (`GET /api/v1/ws`). Every server message is flat:
+ * `{type, ...fields, timestamp}`. The client sends `{type: 'request_update'}` (or the plain text
+ * `request_update`) and may send `{type: 'ping'}`.
+ */
+export const WS_CLOSE_UNAUTHORIZED = 4401;
+export const WS_CLOSE_FORBIDDEN = 4403;
+
+const base = { timestamp: z.string() };
+
+export const LiveStats = z.object({
+  total_snippets: z.number().int(),
+  total_vectors: z.number().int(),
+  pending_index: z.number().int(),
+  jobs: z.object({
+    pending: z.number().int(),
+    processing: z.number().int(),
+    completed: z.number().int(),
+    failed: z.number().int(),
+    cancelled: z.number().int(),
+  }),
+  workers: z.record(z.string(), z.unknown()),
+  metrics: z.object({ cpuUsage: z.number(), memoryUsage: z.number(), timestamp: z.string() }),
+  uptime_s: z.number(),
+});
+export type LiveStats = z.infer<typeof LiveStats>;
+
+export const ServerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('initial_state'), stats: LiveStats, ...base }),
+  z.object({ type: z.literal('stats_update'), stats: LiveStats, ...base }),
+  z.object({
+    type: z.literal('job_created'),
+    job_id: z.number(),
+    job_type: z.string(),
+    status: z.string(),
+    priority: z.string(),
+    ...base,
+  }),
+  z.object({
+    type: z.literal('job_progress'),
+    job_id: z.number(),
+    progress: z.number(),
+    stage: z.string().nullable(),
+    stats: z.record(z.string(), z.unknown()),
+    segmentation_method: z.string().nullable(),
+    last_fallback_reason: z.string().nullable(),
+    ...base,
+  }),
+  z.object({
+    type: z.literal('job_completed'),
+    job_id: z.number(),
+    segments_created: z.number(),
+    ...base,
+  }),
+  z.object({
+    type: z.literal('job_failed'),
+    job_id: z.number(),
+    error: z.string().nullable(),
+    ...base,
+  }),
+  z.object({ type: z.literal('job_cancelled'), job_id: z.number(), ...base }),
+  z.object({ type: z.literal('job_deleted'), job_id: z.number(), ...base }),
+  z.object({
+    type: z.literal('segment_progress'),
+    job_id: z.number().nullable(),
+    processed: z.number(),
+    total: z.number(),
+    stage: z.string(),
+    ...base,
+  }),
+  z.object({
+    type: z.literal('log_entry'),
+    level: z.string(),
+    component: z.string(),
+    message: z.string(),
+    ...base,
+  }),
+  z.object({
+    type: z.literal('metrics.update'),
+    cpuUsage: z.number(),
+    memoryUsage: z.number(),
+    ...base,
+  }),
+  z.object({ type: z.literal('settings.updated'), section: z.string(), ...base }),
+  z.object({ type: z.literal('model_warning'), message: z.string(), ...base }),
+  z.object({ type: z.literal('dropped'), count: z.number(), ...base }),
+  z.object({ type: z.literal('error'), message: z.string(), ...base }),
+  z.object({ type: z.literal('pong'), ...base }),
+]);
+export type ServerMessage = z.infer<typeof ServerMessage>;
+
+export const ClientMessage = z.union([
+  z.object({ type: z.literal('request_update') }),
+  z.object({ type: z.literal('ping') }),
+]);
+export type ClientMessage = z.infer<typeof ClientMessage>;
