@@ -227,12 +227,23 @@ export class IndexService {
 
   /** Indexes these rows from their stored embeddings, embedding the ones that need it. */
   async indexRows(ids: readonly number[]): Promise<number> {
+    return (await this.indexBatch(ids, false)).indexed;
+  }
+
+  /**
+   * Adds rows to the index: from their stored embeddings when those came from the active
+   * embedder (and `reembed` is off), else embedded now and stored on the rows.
+   */
+  private async indexBatch(
+    ids: readonly number[],
+    reembed: boolean,
+  ): Promise<{ indexed: number; reembedded: number }> {
     const rows = this.deps.snippets.findByIds(ids);
-    const stored = this.deps.snippets.embeddings(ids);
+    const stored = reembed ? null : this.deps.snippets.embeddings(ids);
     const entries: { key: number; vector: Float32Array }[] = [];
     const toEmbed: { id: number; text: string }[] = [];
     for (const r of rows) {
-      const e = stored.get(r.id);
+      const e = stored?.get(r.id);
       if (
         e?.embedding &&
         e.embedder_id === this.deps.embedder.id &&
@@ -245,16 +256,17 @@ export class IndexService {
     }
     if (toEmbed.length) {
       const vectors = await this.deps.embedder.embed(toEmbed.map((t) => t.text));
-      const updates = toEmbed.map((t, i) => ({
-        id: t.id,
-        embedding: vectorToBlob(vectors[i]!),
-        embedder_id: this.deps.embedder.id,
-      }));
-      this.deps.snippets.setEmbeddings(updates);
+      this.deps.snippets.setEmbeddings(
+        toEmbed.map((t, i) => ({
+          id: t.id,
+          embedding: vectorToBlob(vectors[i]!),
+          embedder_id: this.deps.embedder.id,
+        })),
+      );
       toEmbed.forEach((t, i) => entries.push({ key: t.id, vector: vectors[i]! }));
     }
     this.addAndSave(entries);
-    return entries.length;
+    return { indexed: entries.length, reembedded: toEmbed.length };
   }
 
   /** Empties the index and marks every row pending (the next reconcile rebuilds it). */
@@ -305,38 +317,11 @@ export class IndexService {
     while (!opts.shouldStop?.()) {
       const ids = this.deps.snippets.pendingIds(REINDEX_BATCH);
       if (ids.length === 0) break;
-      const rows = this.deps.snippets.findByIds(ids);
-      const stored = opts.reembed ? null : this.deps.snippets.embeddings(ids);
-      const entries: { key: number; vector: Float32Array }[] = [];
-      const toEmbed: { id: number; text: string }[] = [];
-      for (const r of rows) {
-        const e = stored?.get(r.id);
-        if (
-          e?.embedding &&
-          e.embedder_id === this.deps.embedder.id &&
-          e.embedding.byteLength === this.dimension * 4
-        ) {
-          entries.push({ key: r.id, vector: blobToVector(e.embedding) });
-        } else {
-          toEmbed.push({ id: r.id, text: r.text });
-        }
-      }
-      if (toEmbed.length) {
-        const vectors = await this.deps.embedder.embed(toEmbed.map((t) => t.text));
-        this.deps.snippets.setEmbeddings(
-          toEmbed.map((t, i) => ({
-            id: t.id,
-            embedding: vectorToBlob(vectors[i]!),
-            embedder_id: this.deps.embedder.id,
-          })),
-        );
-        toEmbed.forEach((t, i) => entries.push({ key: t.id, vector: vectors[i]! }));
-        reembedded += toEmbed.length;
-      }
+      const batch = await this.indexBatch(ids, opts.reembed);
       // Guard: a batch that indexes nothing would find the same pending ids again.
-      if (entries.length === 0) break;
-      this.addAndSave(entries);
-      indexed += entries.length;
+      if (batch.indexed === 0) break;
+      indexed += batch.indexed;
+      reembedded += batch.reembedded;
       opts.onProgress?.(indexed, Math.max(total, indexed));
     }
     return { total, indexed, reembedded };
