@@ -110,6 +110,18 @@ describe('fetch-url', () => {
     expect(r.body.content).not.toContain(SELECTOR_PAGE.outside);
     expect(r.body.content).not.toContain(SELECTOR_PAGE.sidebar);
 
+    // Extraction runs on a worker thread; its errors still come back as clear 422s.
+    await s.api(`/api/v1/rules/scraping/${rule.body.id}`, {
+      method: 'PATCH',
+      key,
+      body: { target: '.no-such-block' },
+    });
+    const nomatch = await post('/playground/fetch-url', {
+      url: `${site.url}${SELECTOR_PAGE.path}`,
+    });
+    expect(nomatch.status).toBe(422);
+    expect(nomatch.body.detail).toMatch(/\.no-such-block/);
+
     const deny = await s.api(`/api/v1/rules/scraping/${rule.body.id}`, {
       method: 'PATCH',
       key,

@@ -1,5 +1,8 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder } from '../embedding/embedder.worker.js';
+import { extractResponse } from '../scraping/extract.js';
+import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
+import type { ScrapingRuleLike } from '../scraping/rules.js';
 import {
   analyzeText,
   extractEntities,
@@ -53,4 +56,38 @@ export async function rank(task: RankTask): Promise<RankResult> {
     embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
   });
   return { language, answers, entities: extractEntities(task.context, lang) };
+}
+
+export interface ExtractTask {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Uint8Array;
+  rule: ScrapingRuleLike | null;
+}
+
+export type ExtractTaskResult =
+  | { ok: true; result: ReturnType<typeof extractResponse> }
+  | { ok: false; code: FetchErrorCode; message: string; url: string | undefined };
+
+/** Readability extraction of a fetched page (a FetchError travels back as data, keeping its code). */
+export function extract(task: ExtractTask): ExtractTaskResult {
+  const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
+  try {
+    const result = extractResponse(
+      {
+        url: task.url,
+        status: task.status,
+        contentType: task.contentType,
+        body,
+        headers: {},
+        redirects: [],
+      },
+      task.rule,
+    );
+    return { ok: true, result };
+  } catch (e) {
+    if (isFetchError(e)) return { ok: false, code: e.code, message: e.message, url: e.url };
+    throw e;
+  }
 }

@@ -7,7 +7,17 @@ import {
 } from '../embedding/embedder-pool.js';
 import type { Embedder } from '../embedding/embedder.js';
 import type { AnalyzeResult } from '../pipeline/index.js';
-import type { AnalyzeTask, RankResult, RankTask } from './analyze.worker.js';
+import { FetchError } from '../scraping/fetch-error.js';
+import type { ScrapingRuleLike } from '../scraping/rules.js';
+import type { FetchResult } from '../scraping/safe-fetcher.js';
+import type { extractResponse } from '../scraping/extract.js';
+import type {
+  AnalyzeTask,
+  ExtractTask,
+  ExtractTaskResult,
+  RankResult,
+  RankTask,
+} from './analyze.worker.js';
 
 // Resolved like the embedder's own worker: .ts under vitest/tsx, .js when compiled.
 const ANALYZE_WORKER = siblingModule('../engine/analyze.worker');
@@ -82,6 +92,31 @@ export class Engine implements Embedder {
     return this.track((pool) =>
       pool.run<RankResult>(task, { filename: ANALYZE_WORKER, name: 'rank' }),
     );
+  }
+
+  /** Extracts a fetched page's text on a worker thread (readability is CPU work). */
+  async extract(
+    res: FetchResult,
+    rule: ScrapingRuleLike | null,
+  ): Promise<ReturnType<typeof extractResponse>> {
+    const body = new Uint8Array(res.body.byteLength);
+    body.set(res.body);
+    const task: ExtractTask = {
+      url: res.url,
+      status: res.status,
+      contentType: res.contentType,
+      body,
+      rule,
+    };
+    const r = await this.track((pool) =>
+      pool.run<ExtractTaskResult>(task, {
+        filename: ANALYZE_WORKER,
+        name: 'extract',
+        transferList: [body.buffer],
+      }),
+    );
+    if (!r.ok) throw new FetchError(r.code, r.message, r.url);
+    return r.result;
   }
 
   async close(): Promise<void> {

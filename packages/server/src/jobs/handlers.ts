@@ -70,7 +70,9 @@ export async function workUrl(
   language: string,
 ): Promise<UrlWork> {
   try {
-    const page = await fetchUrl(deps.fetcher, url, rules);
+    const page = await fetchUrl(deps.fetcher, url, rules, null, (res, rule) =>
+      deps.engine.extract(res, rule),
+    );
     const analysis = await deps.engine.analyze(page.content, language, settings);
     return { url, ok: true, title: page.title || null, analysis };
   } catch (e) {

@@ -2,9 +2,14 @@ import { NotFound } from '../lib/errors.js';
 import { assertRuleAllowsFetch, extractResponse, ruleMode } from './extract.js';
 import { FetchError } from './fetch-error.js';
 import { describeRule, domainOf, matchRule, type ScrapingRuleLike } from './rules.js';
-import type { SafeFetcher } from './safe-fetcher.js';
+import type { FetchResult, SafeFetcher } from './safe-fetcher.js';
 
 /** The console's text when no rule applied (spec 001 §2.9), en dash included. */
+export type Extractor = (
+  res: FetchResult,
+  rule: ScrapingRuleLike | null,
+) => Promise<ReturnType<typeof extractResponse>>;
+
 export const NO_RULE_TEXT = 'No specific rule found – using default';
 /** The raw HTML preview is cut here; a closing comment says so and `html_truncated` is set. */
 export const HTML_PREVIEW_MAX_CHARS = 200_000;
@@ -47,6 +52,8 @@ export async function fetchUrl(
   url: string,
   rules: readonly ScrapingRuleLike[],
   ruleId?: number | string | null,
+  /** Extraction is CPU work: the server passes one that runs on its worker threads. */
+  extract: Extractor = async (res, rule) => extractResponse(res, rule),
 ): Promise<UrlFetchResult> {
   const target = withScheme(url);
   let chosen: ScrapingRuleLike | null = null;
@@ -65,7 +72,7 @@ export async function fetchUrl(
 
   const finalHost = new URL(res.url).hostname;
   const rule = chosen ?? matchRule(rules, finalHost);
-  const extracted = extractResponse(res, rule);
+  const extracted = await extract(res, rule);
   const raw = extracted.raw;
   const truncated = raw.length > HTML_PREVIEW_MAX_CHARS;
   const html = truncated

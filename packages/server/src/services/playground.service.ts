@@ -61,7 +61,13 @@ export class PlaygroundService {
   }
 
   async fetchUrl(url: string, ruleId?: number | null): Promise<FetchUrlResponse> {
-    return fetchUrl(this.deps.fetcher, url, this.deps.rules.forMatching(), ruleId ?? null);
+    return fetchUrl(
+      this.deps.fetcher,
+      url,
+      this.deps.rules.forMatching(),
+      ruleId ?? null,
+      (res, rule) => this.deps.engine.extract(res, rule),
+    );
   }
 
   /**
