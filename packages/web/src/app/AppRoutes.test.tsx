@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_PROCESSING_SETTINGS } from '@adam/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { json, mockFetch } from '../test/fetchMock';
@@ -77,21 +78,8 @@ describe('routes when logged in', () => {
     mockFetch({
       ...loggedIn(),
       'GET /admin/settings/processing': json({
+        ...DEFAULT_PROCESSING_SETTINGS,
         embedding_model: 'all-mpnet-base-v2',
-        embedding_batch_size: 32,
-        min_quality_score: 0.4,
-        min_content_length: 50,
-        min_word_count: 30,
-        segment_min_length: 150,
-        segment_max_length: 500,
-        segment_min_words: 20,
-        segment_quality_threshold: 0.3,
-        segment_max_tokens: 384,
-        segment_max_sentences: 3,
-        segment_overlap: 50,
-        segmenter_model: 'builtin',
-        smart_segmentation: true,
-        max_concurrent_scrapes: 10,
       }),
     });
     renderApp('/dashboard/settings/processing');
