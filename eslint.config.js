@@ -10,7 +10,7 @@ export default tseslint.config(
       '**/data/**',
       '**/test-results/**',
       '**/playwright-report/**',
-      '**/.e2e-data/**',
+      '**/.e2e-data*/**',
     ],
   },
   js.configs.recommended,
@@ -27,6 +27,29 @@ export default tseslint.config(
         {
           selector: "MemberExpression[object.name='process'][property.name='env']",
           message: 'Only config.ts reads process.env.',
+        },
+      ],
+    },
+  },
+  {
+    // The console's shared layers stay below the features: features compose them, never the
+    // reverse (app/ is where features and layers meet).
+    files: [
+      'packages/web/src/layout/**',
+      'packages/web/src/components/**',
+      'packages/web/src/lib/**',
+      'packages/web/src/api/**',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/features'],
+              message: 'layout/, components/, lib/ and api/ never import features/.',
+            },
+          ],
         },
       ],
     },

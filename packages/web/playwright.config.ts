@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_APP_PORT as PORT } from './e2e/fixtures';
 
 // Debian's chromium; the e2e specs skip with a message when it is missing outside CI.
 export const CHROMIUM = process.env.ADAM_E2E_CHROMIUM ?? '/usr/bin/chromium';
-const PORT = Number(process.env.ADAM_E2E_PORT ?? 8123);
 const root = path.resolve(import.meta.dirname, '..', '..');
-const dataDir = path.join(import.meta.dirname, '.e2e-data');
+// Per port, so two suites on two ports never share a store.
+const dataDir = path.join(import.meta.dirname, `.e2e-data-${PORT}`);
 
 export default defineConfig({
   testDir: './e2e',
@@ -35,8 +36,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    // `npm start`'s script: builds whatever is missing, then serves API + console.
-    command: `rm -rf "${dataDir}" && node "${path.join(root, 'scripts', 'start.mjs')}"`,
+    // `npm start`'s script (builds whatever is missing, then serves API + console) beside a
+    // local fixture site and a fake encyclopedia.
+    command: `rm -rf "${dataDir}" && "${path.join(root, 'node_modules', '.bin', 'tsx')}" "${path.join(import.meta.dirname, 'e2e', 'serve.ts')}"`,
     url: `http://127.0.0.1:${PORT}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 240_000,

@@ -10,3 +10,4 @@ export * from './backups.js';
 export * from './jobs.js';
 export * from './maintenance.js';
 export * from './realtime.js';
+export * from './analytics.js';

@@ -32,6 +32,8 @@ export type PublicConfig = z.infer<typeof PublicConfig>;
 export const RealtimeMetrics = z.object({
   cpuUsage: z.number(),
   memoryUsage: z.number(),
+  /** Segments stored per second over the last minute (the header's segment rate). */
+  segmentsPerSecond: z.number(),
   timestamp: z.string(),
 });
 export type RealtimeMetrics = z.infer<typeof RealtimeMetrics>;

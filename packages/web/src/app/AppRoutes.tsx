@@ -1,5 +1,5 @@
 import { Navigate, Route, Routes } from 'react-router';
-import { DashboardLayout } from '../layout/DashboardLayout';
+import { DashboardLayout } from './DashboardLayout';
 import { LoadingScreen } from '../session/LoadingScreen';
 import { LoginScreen } from '../session/LoginScreen';
 import { useSession } from '../session/useSession';

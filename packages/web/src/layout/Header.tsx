@@ -12,42 +12,11 @@ import {
   useComputedColorScheme,
   useMantineColorScheme,
 } from '@mantine/core';
-import { IconBolt, IconGauge, IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
+import { IconLogout, IconMoon, IconSun } from '@tabler/icons-react';
 import { useSession } from '../session/useSession';
-import { formatNumber } from '../lib/format';
 import { useMonitoring } from './MonitoringContext';
 import { UserMenu } from './UserMenu';
 import { useLogout } from './useLogout';
-import { useSystemMetrics } from './useSystemMetrics';
-
-function Figure({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
-  return (
-    <Tooltip label={label} withArrow>
-      <Group gap={6} wrap="nowrap" aria-label={label}>
-        <ThemeIcon size="sm" variant="light" color="gray" radius="xl">
-          {icon}
-        </ThemeIcon>
-        <Text size="sm" fw={600} className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
-          {value}
-        </Text>
-      </Group>
-    </Tooltip>
-  );
-}
-
-/** Latency of the realtime metrics poll and the segment ingestion rate. */
-function HeaderFigures() {
-  const { data, monitoring } = useSystemMetrics();
-  const latency = monitoring && data ? `${formatNumber(Math.round(data.latencyMs))} ms` : '- ms';
-  // The rate comes with the metrics once the server reports ingestion figures.
-  const rate = formatNumber(data?.segmentsPerSecond ?? 0, 1);
-  return (
-    <Group gap="md" wrap="nowrap" visibleFrom="sm">
-      <Figure icon={<IconGauge size={14} />} label="Latency" value={latency} />
-      <Figure icon={<IconBolt size={14} />} label="Segment rate" value={`${rate} seg/s`} />
-    </Group>
-  );
-}
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -71,9 +40,12 @@ function ColorSchemeToggle() {
 export function Header({
   navOpened,
   onToggleNav,
+  figures,
 }: {
   navOpened: boolean;
   onToggleNav: () => void;
+  /** Live figures beside the monitoring toggle, composed by the app. */
+  figures?: ReactNode;
 }) {
   const { user } = useSession();
   const { enabled, setEnabled } = useMonitoring();
@@ -116,7 +88,7 @@ export function Header({
           color="teal"
           size="sm"
         />
-        <HeaderFigures />
+        {figures}
         <Divider orientation="vertical" visibleFrom="sm" />
         <Group gap="xs" wrap="nowrap">
           <ColorSchemeToggle />

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { AppShell, NavLink, ScrollArea, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconChevronRight } from '@tabler/icons-react';
@@ -11,7 +11,6 @@ import {
   type AgentId,
   type TabDefinition,
 } from '../app/tabs';
-import { SystemStatus } from './SystemStatus';
 import { useExpandedMenus } from './useExpandedMenus';
 
 /** Sidebar width: the spec's 72 units of 4 px. */
@@ -22,9 +21,11 @@ interface SidebarProps {
   agent: AgentId;
   /** Called after a menu entry is chosen (closes the drawer on small screens). */
   onNavigate?: () => void;
+  /** The footer panel (system status), composed by the app. */
+  footer?: ReactNode;
 }
 
-export function Sidebar({ activeTabId, agent, onNavigate }: SidebarProps) {
+export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps) {
   const navigate = useNavigate();
   const { isExpanded, setGroupExpanded } = useExpandedMenus();
   const activeGroup = findTab(activeTabId)?.group;
@@ -103,9 +104,7 @@ export function Sidebar({ activeTabId, agent, onNavigate }: SidebarProps) {
         </Stack>
       </AppShell.Section>
 
-      <AppShell.Section p="md">
-        <SystemStatus />
-      </AppShell.Section>
+      {footer ? <AppShell.Section p="md">{footer}</AppShell.Section> : null}
     </>
   );
 }

@@ -16,7 +16,7 @@ import {
 import { IconInfoCircle, IconLock, IconMail, IconShieldLock } from '@tabler/icons-react';
 import { LoginRequest, TotpCode } from '@adam/contracts';
 import { isApiError } from '../api/client';
-import { usePublicConfig } from '../api/system';
+import { usePublicConfig } from './config.api';
 import { tabPath } from '../app/tabs';
 import { toast } from '../layout/toasts';
 import { useLogin } from './auth.api';

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import { FakeWebSocket } from './fakeSocket';
 
 // Whole-app renders with lazy screens can take over a second on a busy machine.
 configure({ asyncUtilTimeout: 4000 });
@@ -30,7 +31,11 @@ window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => {};
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => {} });
 
+// No real socket in jsdom: the realtime channel talks to a fake tests can drive.
+window.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+
 afterEach(() => {
+  FakeWebSocket.reset();
   cleanup();
   notifications.clean();
   window.sessionStorage.clear();

@@ -5,7 +5,7 @@ import { json, mockFetch, noContent } from '../test/fetchMock';
 import { renderApp } from '../test/renderApp';
 import { loggedIn } from '../test/session';
 import { API_KEY_STORAGE_KEY, LOGGED_IN_STORAGE_KEY } from '../session/storage';
-import { EXPANDED_MENUS_STORAGE_KEY } from './useExpandedMenus';
+import { EXPANDED_MENUS_STORAGE_KEY } from '../layout/useExpandedMenus';
 
 const menu = () => screen.getByRole('navigation', { name: 'Agent 1 menu' });
 const groupToggle = (label: string) =>

@@ -1,6 +1,6 @@
-import { useRealtimeMetrics } from '../api/system';
-import { useMetricsRefreshMs } from '../features/settings/settings.api';
-import { useMonitoring } from './MonitoringContext';
+import { useMonitoring } from '../../layout/MonitoringContext';
+import { useMetricsRefreshMs } from '../settings/settings.api';
+import { useRealtimeMetrics } from './monitoring.api';
 
 /**
  * The realtime host metrics behind the header figures and the sidebar bars: polled every

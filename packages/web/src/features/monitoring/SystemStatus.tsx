@@ -1,5 +1,5 @@
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { RatioBar } from '../components/RatioBar';
+import { RatioBar } from '../../components/RatioBar';
 import { useSystemMetrics } from './useSystemMetrics';
 
 function loadColor(percent: number | undefined): string {

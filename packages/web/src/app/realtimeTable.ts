@@ -1,0 +1,95 @@
+/**
+ * The one place pushed events touch the query cache (spec 001 §7, spec 002 §4): a typed table
+ * from each realtime message type to the query keys it refreshes. A type missing here is a type
+ * error, so a new server event must say what it refreshes (possibly nothing).
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import {
+  SETTINGS_SECTIONS,
+  type Job,
+  type JobList,
+  type ServerMessage,
+  type SettingsSection,
+} from '@adam/contracts';
+import type { RealtimeMessage } from '../lib/realtime/realtimeClient';
+import { emotionKeys } from '../features/emotions/emotions.api';
+import { indexKeys } from '../features/index/index.api';
+import { jobKeys, patchJob, patchJobList } from '../features/jobs/jobs.api';
+import { maintenanceKeys } from '../features/maintenance/maintenance.api';
+import { overviewKeys } from '../features/overview/overview.api';
+import { settingsKeys } from '../features/settings/settings.api';
+import { snippetKeys } from '../features/snippets/snippets.api';
+import { sourceKeys } from '../features/sources/sources.api';
+
+type MessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+type Effect<T extends ServerMessage['type']> = (
+  queryClient: QueryClient,
+  message: MessageOf<T>,
+) => void;
+
+const invalidate = (queryClient: QueryClient, ...keys: (readonly unknown[])[]) => {
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+};
+
+/** A job ended: its lists, its record, and everything its snippets feed. */
+const jobFinished = (queryClient: QueryClient, m: { job_id: number }) =>
+  invalidate(
+    queryClient,
+    jobKeys.lists,
+    jobKeys.detail(m.job_id),
+    jobKeys.errors(m.job_id),
+    jobKeys.throughput,
+    snippetKeys.all,
+    sourceKeys.all,
+    indexKeys.stats,
+    overviewKeys.all,
+    emotionKeys.all,
+  );
+
+const nothing = () => {};
+
+export const REALTIME_TABLE: { [T in ServerMessage['type']]: Effect<T> } = {
+  initial_state: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
+  stats_update: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
+  job_created: (queryClient) =>
+    invalidate(queryClient, jobKeys.lists, jobKeys.throughput, overviewKeys.all),
+  // Progress updates the job in place: no refetch per event.
+  job_progress: (queryClient, m) => {
+    queryClient.setQueriesData<JobList>({ queryKey: jobKeys.lists }, (list) =>
+      patchJobList(list, m),
+    );
+    queryClient.setQueryData<Job>(jobKeys.detail(m.job_id), (job) =>
+      job ? patchJob(job, m) : job,
+    );
+  },
+  job_completed: jobFinished,
+  job_failed: jobFinished,
+  job_cancelled: jobFinished,
+  job_deleted: (queryClient, m) => {
+    queryClient.removeQueries({ queryKey: jobKeys.detail(m.job_id) });
+    invalidate(queryClient, jobKeys.lists, jobKeys.throughput);
+  },
+  'settings.updated': (queryClient, m) => {
+    if ((SETTINGS_SECTIONS as readonly string[]).includes(m.section)) {
+      invalidate(queryClient, settingsKeys.section(m.section as SettingsSection));
+    }
+  },
+  // Missed events: refetch what they would have refreshed.
+  dropped: (queryClient) =>
+    invalidate(queryClient, jobKeys.all, overviewKeys.all, maintenanceKeys.workers),
+  // Screens that show these keep them in local state (useRealtimeEvent), not in the cache.
+  segment_progress: nothing,
+  log_entry: nothing,
+  'metrics.update': nothing,
+  model_warning: nothing,
+  error: nothing,
+  pong: nothing,
+};
+
+/** Applies one message; unknown types (passed through by the client) change nothing. */
+export function applyRealtimeMessage(queryClient: QueryClient, message: RealtimeMessage): void {
+  const effect = (REALTIME_TABLE as Record<string, Effect<ServerMessage['type']> | undefined>)[
+    message.type
+  ];
+  effect?.(queryClient, message as ServerMessage);
+}
