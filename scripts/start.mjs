@@ -39,7 +39,9 @@ function newestMtime(p) {
 }
 
 let upstreamRebuilt = false;
-for (const pkg of packages) {
+// ADAM_NO_BUILD=1 serves the builds as they are (parallel end-to-end runs with their own
+// ADAM_WEB_DIST must not rebuild the shared dist folders under each other).
+for (const pkg of process.env.ADAM_NO_BUILD === '1' ? [] : packages) {
   const dir = path.join(root, pkg.dir);
   const output = fs.statSync(path.join(dir, pkg.output), { throwIfNoEntry: false });
   const sources = Math.max(...pkg.inputs.map((i) => newestMtime(path.join(dir, i))));

@@ -17,6 +17,9 @@ export const toast = {
   info(message: string) {
     return notifications.show({ message, color: 'blue', autoClose: TOAST_AUTO_CLOSE_MS });
   },
+  warning(message: string) {
+    return notifications.show({ message, color: 'yellow', autoClose: TOAST_AUTO_CLOSE_MS });
+  },
   /**
    * `dedupe` keys the toast by its text, so a failing poll shows its error once while it is on
    * screen instead of stacking a copy every few seconds.

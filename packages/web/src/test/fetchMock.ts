@@ -3,6 +3,8 @@ import { vi } from 'vitest';
 export interface RecordedCall {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
   credentials: RequestCredentials | undefined;
@@ -35,7 +37,15 @@ export function mockFetch(routes: Record<string, Route | Response>) {
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    const call: RecordedCall = { method, path, headers, body, credentials: init.credentials };
+    const query = Object.fromEntries(url.searchParams.entries());
+    const call: RecordedCall = {
+      method,
+      path,
+      query,
+      headers,
+      body,
+      credentials: init.credentials,
+    };
     calls.push(call);
     const route = routes[`${method} ${path}`];
     if (!route) return json({ detail: `No route for ${method} ${path}` }, 404);
