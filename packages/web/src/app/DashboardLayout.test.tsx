@@ -6,6 +6,8 @@ import { renderApp } from '../test/renderApp';
 import { loggedIn } from '../test/session';
 import { API_KEY_STORAGE_KEY, LOGGED_IN_STORAGE_KEY } from '../session/storage';
 import { EXPANDED_MENUS_STORAGE_KEY } from '../layout/useExpandedMenus';
+import { WS_AUTH_FAILURE_MESSAGE } from '../lib/realtime/realtimeClient';
+import { FakeWebSocket } from '../test/fakeSocket';
 
 const menu = () => screen.getByRole('navigation', { name: 'Agent 1 menu' });
 const groupToggle = (label: string) =>
@@ -62,11 +64,11 @@ describe('sidebar', () => {
 });
 
 describe('header', () => {
-  it('shows the latency of the metrics poll and a segment rate', async () => {
+  it('shows the latency of the metrics poll and the segment rate the server measured', async () => {
     mockFetch(loggedIn());
     renderApp('/dashboard/overview');
     expect(await screen.findByText(/^\d+ ms$/)).toBeInTheDocument();
-    expect(screen.getByText('0.0 seg/s')).toBeInTheDocument();
+    expect(screen.getByText('2.5 seg/s')).toBeInTheDocument();
   });
 
   it('polls at metrics_refresh_ms while monitoring is on, and stops when it is off', async () => {
@@ -150,5 +152,30 @@ describe('header', () => {
     expect(await screen.findByRole('button', { name: 'Access Control Center' })).toBeVisible();
     expect(app.location()).toBe('/');
     expect(window.sessionStorage.getItem(LOGGED_IN_STORAGE_KEY)).toBeNull();
+  });
+});
+
+describe('realtime channel', () => {
+  it('opens one socket with the session key and asks for an update', async () => {
+    mockFetch(loggedIn());
+    renderApp('/dashboard/settings/general');
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    const socket = FakeWebSocket.latest()!;
+    expect(socket.url).toMatch(/\/api\/v1\/ws\?api_key=key-1$/);
+    act(() => socket.open());
+    expect(socket.sent.map((s) => JSON.parse(s))).toEqual([{ type: 'request_update' }]);
+  });
+
+  it('shows the auth-failure banner and toast, and does not reconnect', async () => {
+    mockFetch(loggedIn());
+    renderApp('/dashboard/settings/general');
+    await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
+    act(() => FakeWebSocket.latest()!.serverClose(4401));
+    // The banner in the page and the toast.
+    const banner = await screen.findByRole('button', { name: 'Reconnect' });
+    expect(banner.closest('[role="alert"]')).toHaveTextContent(WS_AUTH_FAILURE_MESSAGE);
+    expect(screen.getAllByText(WS_AUTH_FAILURE_MESSAGE).length).toBeGreaterThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(FakeWebSocket.instances).toHaveLength(1);
   });
 });

@@ -9,6 +9,11 @@ export function loggedIn() {
   return {
     'GET /auth/me': json(adminUser),
     'GET /admin/settings/resources': json({ metrics_refresh_ms: 5000 }),
-    'GET /metrics/realtime': json({ cpuUsage: 37.5, memoryUsage: 61.2, timestamp: 'now' }),
+    'GET /metrics/realtime': json({
+      cpuUsage: 37.5,
+      memoryUsage: 61.2,
+      segmentsPerSecond: 2.5,
+      timestamp: 'now',
+    }),
   };
 }
