@@ -44,6 +44,11 @@ test('logged in: redirect rules and the page-not-found screen', async ({ page })
   await expect(page.getByRole('button', { name: 'Apply Evolution Parameters' })).toBeVisible();
 });
 
+test('the realtime channel connects with the session key', async ({ page }) => {
+  await login(page);
+  await expect(page.getByLabel('Live updates')).toHaveText('connected');
+});
+
 test('sidebar: an expanded group stays expanded after a reload', async ({ page }) => {
   await login(page);
   const menu = page.getByRole('navigation', { name: /Agent 1/ });

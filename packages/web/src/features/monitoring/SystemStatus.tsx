@@ -1,5 +1,7 @@
 import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { RatioBar } from '../../components/RatioBar';
+import { useRealtime } from '../../lib/realtime/RealtimeProvider';
+import type { RealtimeStatus } from '../../lib/realtime/realtimeClient';
 import { useSystemMetrics } from './useSystemMetrics';
 
 function loadColor(percent: number | undefined): string {
@@ -9,10 +11,20 @@ function loadColor(percent: number | undefined): string {
   return 'indigo';
 }
 
+const LIVE_LABEL: Record<RealtimeStatus, { text: string; color: string }> = {
+  open: { text: 'connected', color: 'teal' },
+  connecting: { text: 'connecting', color: 'yellow' },
+  reconnecting: { text: 'reconnecting', color: 'yellow' },
+  closed: { text: 'disconnected', color: 'red' },
+  auth_failed: { text: 'refused', color: 'red' },
+  idle: { text: 'off', color: 'gray' },
+};
+
 /** Sidebar footer: system status and the host's CPU and memory use from the realtime poll. */
 export function SystemStatus() {
   const { data, isError, monitoring } = useSystemMetrics();
   const offline = monitoring && isError;
+  const live = LIVE_LABEL[useRealtime().status];
   return (
     <Paper withBorder radius="md" p="sm" aria-label="System status">
       <Stack gap="xs">
@@ -22,6 +34,14 @@ export function SystemStatus() {
           </Text>
           <Badge variant="dot" color={offline ? 'red' : 'teal'} size="sm">
             {offline ? 'offline' : 'online'}
+          </Badge>
+        </Group>
+        <Group justify="space-between" gap="xs">
+          <Text size="xs" c="dimmed">
+            Live updates
+          </Text>
+          <Badge variant="light" color={live.color} size="xs" aria-label="Live updates">
+            {live.text}
           </Badge>
         </Group>
         <RatioBar
