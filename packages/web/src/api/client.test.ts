@@ -207,4 +207,46 @@ describe('api client', () => {
     expect(onUnauthorized).not.toHaveBeenCalled();
     expect(getApiKey()).toBe('key-1');
   });
+
+  it('download: resolves with the file and its server-given name; a failure reads the detail', async () => {
+    const { calls } = mockFetch({
+      'POST /export': () =>
+        new Response('a,b\r\n', {
+          headers: {
+            'content-type': 'text/csv',
+            'content-disposition': 'attachment; filename="rows-1.csv"',
+          },
+        }),
+      'POST /broken': json({ detail: 'ids: must not be empty' }, 422),
+    });
+    const file = await api.download('/export', { ids: [1] });
+    expect(file.filename).toBe('rows-1.csv');
+    expect(await file.blob.text()).toBe('a,b\r\n');
+    expect(calls[0]?.body).toEqual({ ids: [1] });
+    expect(calls[0]?.headers['x-api-key']).toBe('key-1');
+    await expect(api.download('/broken')).rejects.toMatchObject({
+      status: 422,
+      message: 'ids: must not be empty',
+    });
+    expect(onRequestError).toHaveBeenCalledTimes(1);
+  });
+
+  it('download: on a 401 refreshes once and retries with the new key', async () => {
+    let first = true;
+    const { calls } = mockFetch({
+      'POST /export': () => {
+        if (first) {
+          first = false;
+          return json({ detail: 'expired' }, 401);
+        }
+        return new Response('x', { headers: { 'content-type': 'text/plain' } });
+      },
+      'POST /auth/refresh': json({ api_key: 'key-2', user }),
+    });
+    const file = await api.download('/export', {});
+    expect(await file.blob.text()).toBe('x');
+    expect(file.filename).toBeNull();
+    expect(calls.map((c) => c.path)).toEqual(['/export', '/auth/refresh', '/export']);
+    expect(calls[2]?.headers['x-api-key']).toBe('key-2');
+  });
 });

@@ -166,7 +166,15 @@ function refreshSession(): Promise<boolean> {
   return refreshInFlight;
 }
 
-async function send<T>(path: string, options: RequestOptions, mayRetry: boolean): Promise<T> {
+/** What a successful answer becomes: JSON by default, a file for downloads. */
+type BodyReader = (response: Response) => Promise<unknown>;
+
+async function send<T>(
+  path: string,
+  options: RequestOptions,
+  mayRetry: boolean,
+  read: BodyReader = readBody,
+): Promise<T> {
   const { method = 'GET', body, query, signal, refreshOn401 = true, silent = false } = options;
   const keyUsed = getApiKey();
   let response: Response;
@@ -190,23 +198,45 @@ async function send<T>(path: string, options: RequestOptions, mayRetry: boolean)
     const currentKey = getApiKey();
     // Another call may have refreshed while this one was in flight: then just retry with the new key.
     const refreshed = currentKey !== null && currentKey !== keyUsed ? true : await refreshSession();
-    if (refreshed) return send<T>(path, options, false);
+    if (refreshed) return send<T>(path, options, false, read);
     // The unauthorized handler has ended the session and said so; no second toast.
     throw errorFrom(response, await readBody(response));
   }
 
-  const data = await readBody(response);
   if (!response.ok) {
-    const error = errorFrom(response, data);
+    const error = errorFrom(response, await readBody(response));
     if (!silent) handlers.onRequestError?.(error);
     throw error;
   }
-  return data as T;
+  return (await read(response)) as T;
 }
 
 /** Calls `/api/v1{path}` and resolves with the JSON body (null for 204 or non-JSON answers). */
 export function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   return send<T>(path, options, true);
+}
+
+/** A file answer (exports): its body and the name the server gave it, if any. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}
+
+async function readFile(response: Response): Promise<DownloadedFile> {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
+  return {
+    blob: await response.blob(),
+    filename: match?.[1] ? decodeURIComponent(match[1]) : null,
+  };
+}
+
+/**
+ * Calls `/api/v1{path}` and resolves with the answer as a file. Same key, 401 refresh-and-retry
+ * and error rules as `apiRequest` (a failure's body is still read as JSON for its detail).
+ */
+export function apiDownload(path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
+  return send<DownloadedFile>(path, options, true, readFile);
 }
 
 type Options = Omit<RequestOptions, 'method' | 'body'>;
@@ -221,4 +251,7 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'PATCH', body }),
   delete: <T>(path: string, body?: unknown, options?: Options) =>
     apiRequest<T>(path, { ...options, method: 'DELETE', body }),
+  /** A POST whose answer is a file (e.g. POST /snippets/export). */
+  download: (path: string, body?: unknown, options?: Options) =>
+    apiDownload(path, { ...options, method: 'POST', body }),
 };

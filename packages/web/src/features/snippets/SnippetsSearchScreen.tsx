@@ -1,5 +1,260 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+/** Snippets search (snippets-search, spec 002 §2, §7): similarity search over the index. */
+import { useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Progress,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
+import {
+  MAX_SEARCH_K,
+  SNIPPET_SEARCH_K,
+  THEMES,
+  type SnippetSearchRequest,
+  type SnippetSearchResponse,
+  type Theme,
+} from '@adam/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { QualityBadge } from '../../components/QualityBadge';
+import { EmptyState } from '../../components/QueryState';
+import { formatNumber } from '../../lib/format';
+import { SNIPPET_MESSAGES } from './messages';
+import { SnippetDetailsModal } from './SnippetDetailsModal';
+import { useSnippetSearch } from './snippets.api';
+
+type Result = SnippetSearchResponse['results'][number];
+
+function toNumber(value: number | string): number | undefined {
+  const n = typeof value === 'number' ? value : value.trim() === '' ? NaN : Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The request as sent: k within 1..100 (default 5), filters only when set. */
+export function buildSearchRequest(form: {
+  query: string;
+  k: number | string;
+  theme: Theme | null;
+  minQuality: number | string;
+}): SnippetSearchRequest {
+  const k = Math.round(toNumber(form.k) ?? SNIPPET_SEARCH_K);
+  const minQuality = toNumber(form.minQuality);
+  const filters: NonNullable<SnippetSearchRequest['filters']> = {};
+  if (form.theme) filters.theme = form.theme;
+  if (minQuality !== undefined) filters.min_quality = Math.min(1, Math.max(0, minQuality));
+  return {
+    query: form.query.trim(),
+    k: Math.min(MAX_SEARCH_K, Math.max(1, k)),
+    ...(Object.keys(filters).length ? { filters } : {}),
+  };
+}
+
+function ResultCard({
+  result,
+  rank,
+  onOpen,
+}: {
+  result: Result;
+  rank: number;
+  onOpen: () => void;
+}) {
+  const source = result.source_info;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="search-result">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap">
+          <Group gap="xs">
+            <Text size="sm" c="dimmed" className="tabular-nums">
+              #{rank}
+            </Text>
+            <Badge variant="light" color="indigo" radius="sm" tt="none">
+              {result.theme}
+            </Badge>
+            <QualityBadge score={result.quality_score} />
+            <Text size="xs" c="dimmed">
+              Snippet {result.snippet_id}
+            </Text>
+          </Group>
+          <Group gap="xs" wrap="nowrap" w={200}>
+            <Progress
+              value={Math.max(0, Math.min(1, result.similarity)) * 100}
+              size="sm"
+              radius="xl"
+              style={{ flex: 1 }}
+              aria-label="Similarity"
+            />
+            <Text size="sm" fw={600} className="tabular-nums" title="Similarity">
+              {result.similarity.toFixed(4)}
+            </Text>
+          </Group>
+        </Group>
+        <UnstyledButton onClick={onOpen} aria-label={`Open snippet ${result.snippet_id}`}>
+          <Text size="sm" lineClamp={4}>
+            {result.text}
+          </Text>
+        </UnstyledButton>
+        {source.url || source.title ? (
+          <Text size="xs" c="dimmed" truncate="end">
+            {source.url ? (
+              <Anchor href={source.url} target="_blank" rel="noopener noreferrer" size="xs">
+                {source.title || source.url}
+              </Anchor>
+            ) : (
+              source.title
+            )}
+          </Text>
+        ) : null}
+      </Stack>
+    </Paper>
+  );
+}
 
 export function SnippetsSearchScreen() {
-  return <NotAvailableYet title="Snippets Search" />;
+  const [query, setQuery] = useState('');
+  const [k, setK] = useState<number | string>(SNIPPET_SEARCH_K);
+  const [theme, setTheme] = useState<Theme | null>(null);
+  const [minQuality, setMinQuality] = useState<number | string>('');
+  const [opened, setOpened] = useState<Result | null>(null);
+  // Snippets deleted from the modal leave the results shown.
+  const [deleted, setDeleted] = useState<ReadonlySet<number>>(new Set());
+  const search = useSnippetSearch();
+  const blank = query.trim() === '';
+
+  const submit = () => {
+    if (blank) return;
+    search.mutate(buildSearchRequest({ query, k, theme, minQuality }));
+  };
+
+  const answer = search.data;
+  const results = answer?.results.filter((r) => !deleted.has(r.snippet_id)) ?? [];
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Snippets Search"
+        description="Find the snippets closest in meaning to a question or a phrase."
+      />
+
+      <Paper withBorder radius="md" p="md">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="sm">
+            <Group gap="sm" align="flex-end">
+              <TextInput
+                label="Query"
+                placeholder="e.g. how do bees communicate?"
+                leftSection={<IconSearch size={16} />}
+                value={query}
+                onChange={(e) => setQuery(e.currentTarget.value)}
+                style={{ flex: 1, minWidth: 260 }}
+                data-autofocus
+              />
+              <NumberInput
+                label="Results (k)"
+                min={1}
+                max={MAX_SEARCH_K}
+                step={1}
+                allowDecimal={false}
+                clampBehavior="strict"
+                value={k}
+                onChange={setK}
+                w={120}
+              />
+              <Select
+                label="Theme"
+                placeholder="All themes"
+                data={[...THEMES]}
+                value={theme}
+                onChange={(v) => setTheme(v as Theme | null)}
+                clearable
+                w={160}
+              />
+              <NumberInput
+                label="Min quality"
+                placeholder="0 – 1"
+                min={0}
+                max={1}
+                step={0.01}
+                decimalScale={2}
+                clampBehavior="strict"
+                value={minQuality}
+                onChange={setMinQuality}
+                w={130}
+              />
+              <Button
+                type="submit"
+                leftSection={<IconSearch size={16} />}
+                disabled={blank}
+                loading={search.isPending}
+              >
+                Search
+              </Button>
+            </Group>
+            <Text size="xs" c="dimmed" mih={18}>
+              {blank ? SNIPPET_MESSAGES.emptyQuery : null}
+            </Text>
+          </Stack>
+        </form>
+      </Paper>
+
+      {search.isError ? (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={18} />}
+          title={SNIPPET_MESSAGES.searchFailed}
+        >
+          {search.error.message}
+        </Alert>
+      ) : null}
+
+      {answer ? (
+        <Stack gap="sm">
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed">
+              {formatNumber(answer.total)} result(s) for “{answer.query}”
+            </Text>
+            <Text size="sm" c="dimmed" className="tabular-nums" data-testid="search-latency">
+              {formatNumber(answer.latency_ms, 2)} ms
+            </Text>
+          </Group>
+          {results.length === 0 ? (
+            <EmptyState
+              title="No results"
+              description="No indexed snippet matches this query and these filters."
+            />
+          ) : (
+            results.map((r, i) => (
+              <ResultCard key={r.snippet_id} result={r} rank={i + 1} onOpen={() => setOpened(r)} />
+            ))
+          )}
+        </Stack>
+      ) : !search.isError ? (
+        <EmptyState
+          title="Search the snippets"
+          description="Type a query and press Search: the closest snippets are listed with their similarity, quality, theme and source."
+        />
+      ) : null}
+
+      <SnippetDetailsModal
+        snippetId={opened?.snippet_id ?? null}
+        initial={opened ?? undefined}
+        onClose={() => setOpened(null)}
+        onDeleted={(id) => setDeleted((current) => new Set(current).add(id))}
+      />
+    </Stack>
+  );
 }

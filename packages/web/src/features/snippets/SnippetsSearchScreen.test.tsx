@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { json, mockFetch } from '../../test/fetchMock';
+import { renderApp } from '../../test/renderApp';
+import { loggedIn } from '../../test/session';
+import { snippet } from './snippets.fixtures';
+
+const SEARCH = '/dashboard/snippets/search';
+
+const answer = {
+  query: 'honey',
+  results: [
+    { ...snippet(3), snippet_id: 3, similarity: 0.8123 },
+    { ...snippet(4, { quality_score: 0.3, theme: 'general' }), snippet_id: 4, similarity: 0.5 },
+  ],
+  total: 2,
+  latency_ms: 12.34,
+};
+
+describe('Snippets search', () => {
+  it('keeps the search button disabled while the query is blank', async () => {
+    mockFetch({ ...loggedIn() });
+    renderApp(SEARCH);
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Search' });
+    expect(button).toBeDisabled();
+    expect(screen.getByText('Searches need a non-empty query')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Query'), '   ');
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText('Query'), 'bees');
+    expect(button).toBeEnabled();
+    expect(screen.queryByText('Searches need a non-empty query')).toBeNull();
+  });
+
+  it('sends the query with k 5 by default and the filters set, and shows the results', async () => {
+    const { callsTo } = mockFetch({ ...loggedIn(), 'POST /snippets/search': json(answer) });
+    renderApp(SEARCH);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Query'), '  honey ');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const results = await screen.findAllByTestId('search-result');
+    expect(results).toHaveLength(2);
+    expect(callsTo('POST', '/snippets/search')[0]?.body).toEqual({ query: 'honey', k: 5 });
+    expect(within(results[0]!).getByText('0.8123')).toBeInTheDocument();
+    expect(within(results[0]!).getByText('0.82')).toBeInTheDocument();
+    expect(within(results[1]!).getByText('general')).toBeInTheDocument();
+    expect(screen.getByTestId('search-latency')).toHaveTextContent('12.34 ms');
+
+    const k = screen.getByLabelText('Results (k)');
+    await user.clear(k);
+    await user.type(k, '20');
+    await user.click(screen.getByLabelText('Theme', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'science' }));
+    await user.type(screen.getByLabelText('Min quality'), '0.5');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(callsTo('POST', '/snippets/search')).toHaveLength(2));
+    expect(callsTo('POST', '/snippets/search')[1]?.body).toEqual({
+      query: 'honey',
+      k: 20,
+      filters: { theme: 'science', min_quality: 0.5 },
+    });
+  });
+
+  it("toasts 'Search failed' when the search fails", async () => {
+    mockFetch({
+      ...loggedIn(),
+      'POST /snippets/search': json({ detail: 'query: must not be empty' }, 422),
+    });
+    renderApp(SEARCH);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Query'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findAllByText('Search failed')).not.toHaveLength(0);
+    expect(screen.getByText('query: must not be empty')).toBeInTheDocument();
+  });
+
+  it('opens the snippet details modal from a result', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'POST /snippets/search': json(answer),
+      'GET /snippets/3': json(snippet(3)),
+      'GET /snippets/3/index': json({ detail: 'Snippet not indexed' }, 404),
+    });
+    renderApp(SEARCH);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Query'), 'honey');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await user.click(await screen.findByRole('button', { name: 'Open snippet 3' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Snippet #3')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Snippet not indexed')).toBeInTheDocument();
+  });
+});
