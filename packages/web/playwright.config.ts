@@ -10,6 +10,8 @@ const dataDir = path.join(import.meta.dirname, `.e2e-data-${PORT}`);
 
 export default defineConfig({
   testDir: './e2e',
+  // Per port too: a run clears its output folder, which must not be another run's.
+  outputDir: path.join(import.meta.dirname, 'test-results', String(PORT)),
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,

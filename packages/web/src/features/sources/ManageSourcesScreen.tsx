@@ -1,5 +1,304 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import {
+  ActionIcon,
+  Anchor,
+  Autocomplete,
+  Badge,
+  Group,
+  Pagination,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconFileText, IconFilter, IconSearch, IconTrash, IconWorldCog } from '@tabler/icons-react';
+import type { Source } from '@adam/contracts';
+import { tabHref } from '../../app/tabs';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { PageHeader } from '../../components/PageHeader';
+import { toast } from '../../layout/toasts';
+import { formatDate, formatNumber } from '../../lib/format';
+import { SOURCES_PER_PAGE, useDeleteSource, useSources } from './sources.api';
 
+function StatusCell({ source }: { source: Source }) {
+  if (!source.last_status) {
+    return (
+      <Text size="xs" c="dimmed">
+        -
+      </Text>
+    );
+  }
+  const ok = source.last_status === 'ok';
+  const badge = (
+    <Badge size="sm" variant="light" color={ok ? 'teal' : 'red'}>
+      {source.last_status}
+    </Badge>
+  );
+  return (
+    <Stack gap={2}>
+      {source.last_error ? (
+        <Tooltip label={source.last_error} multiline maw={360}>
+          {badge}
+        </Tooltip>
+      ) : (
+        badge
+      )}
+      {source.last_error ? (
+        <Text size="xs" c="red.4" lineClamp={1} maw={180} title={source.last_error}>
+          {source.last_error}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** Manage Sources (spec 002 §2, §7): search, domain filter, segments per source, delete with snippets. */
 export function ManageSourcesScreen() {
-  return <NotAvailableYet title="Manage Sources" />;
+  const [search, setSearch] = useState('');
+  const [domain, setDomain] = useState('');
+  const [page, setPage] = useState(1);
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [debouncedDomain] = useDebouncedValue(domain.trim(), 300);
+  const { data, isLoading, isError, error, refetch, isPlaceholderData } = useSources({
+    search: debouncedSearch,
+    domain: debouncedDomain,
+    page,
+  });
+  const remove = useDeleteSource();
+
+  // Domains seen so far, to pick from (the filter still takes any text).
+  const [seenDomains, setSeenDomains] = useState<string[]>([]);
+  useEffect(() => {
+    const domains = data?.sources.map((s) => s.domain) ?? [];
+    setSeenDomains((prev) =>
+      domains.every((d) => prev.includes(d)) ? prev : [...new Set([...prev, ...domains])].sort(),
+    );
+  }, [data]);
+
+  const pages = data ? Math.max(1, Math.ceil(data.total / SOURCES_PER_PAGE)) : 1;
+  // A deletion may empty the last page: step back to the new last one.
+  useEffect(() => {
+    if (data && !isPlaceholderData && page > pages) setPage(pages);
+  }, [data, isPlaceholderData, page, pages]);
+  const filtered = debouncedSearch !== '' || debouncedDomain !== '';
+
+  const onDelete = (source: Source) =>
+    confirmAction({
+      title: 'Delete source',
+      message: (
+        <Stack gap="xs">
+          <Text size="sm">
+            Delete this source and its {formatNumber(source.segments_count)} snippets? Their vectors
+            leave the index too. This cannot be undone.
+          </Text>
+          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+            {source.url}
+          </Text>
+        </Stack>
+      ),
+      confirmLabel: 'Delete source and snippets',
+      danger: true,
+      onConfirm: () =>
+        remove.mutate(source.id, {
+          onSuccess: (r) =>
+            toast.success(
+              `Source deleted with ${formatNumber(r.snippets_deleted)} snippet${r.snippets_deleted === 1 ? '' : 's'}`,
+            ),
+        }),
+    });
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Manage Sources"
+        description="Every page the pipeline has worked, with the snippets it produced."
+      />
+      <Paper withBorder radius="md" p="md">
+        <Group gap="md" align="flex-end" mb="md">
+          <TextInput
+            label="Search"
+            placeholder="URL or title"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+            w={340}
+          />
+          <Autocomplete
+            label="Domain"
+            placeholder="Any domain"
+            leftSection={<IconFilter size={16} />}
+            data={seenDomains}
+            value={domain}
+            onChange={(v) => {
+              setDomain(v);
+              setPage(1);
+            }}
+            clearable
+            w={260}
+          />
+          <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
+            {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
+          </Text>
+        </Group>
+
+        {isLoading ? (
+          <LoadingState rows={8} label="Loading sources" />
+        ) : isError ? (
+          <ErrorState
+            title="Could not load the sources"
+            message={error.message}
+            onRetry={() => void refetch()}
+          />
+        ) : !data || data.sources.length === 0 ? (
+          <EmptyState
+            title={filtered ? 'No source matches' : 'No sources yet'}
+            description={
+              filtered ? (
+                'Try another search or domain.'
+              ) : (
+                <>
+                  Pages appear here once a job has worked them.{' '}
+                  <Anchor component={Link} to={tabHref('sources-add')}>
+                    Add sources
+                  </Anchor>
+                </>
+              )
+            }
+          />
+        ) : (
+          <Stack gap="md" opacity={isPlaceholderData ? 0.6 : 1}>
+            <Table.ScrollContainer minWidth={920} maxHeight={680}>
+              <Table
+                striped
+                highlightOnHover
+                stickyHeader
+                verticalSpacing="xs"
+                aria-label="Sources"
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Source</Table.Th>
+                    <Table.Th>Domain</Table.Th>
+                    <Table.Th>Language</Table.Th>
+                    <Table.Th ta="right">Segments</Table.Th>
+                    <Table.Th>Last status</Table.Th>
+                    <Table.Th>Updated</Table.Th>
+                    <Table.Th ta="right">Actions</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.sources.map((source) => (
+                    <Table.Tr key={source.id} data-testid={`source-row-${source.id}`}>
+                      <Table.Td maw={320}>
+                        <Stack gap={0}>
+                          <Text size="sm" fw={500} lineClamp={1} title={source.title ?? undefined}>
+                            {source.title ?? 'Untitled'}
+                          </Text>
+                          <Anchor
+                            href={source.url}
+                            target="_blank"
+                            rel="noreferrer"
+                            size="xs"
+                            ff="monospace"
+                            lineClamp={1}
+                            title={source.url}
+                          >
+                            {source.url}
+                          </Anchor>
+                        </Stack>
+                      </Table.Td>
+                      <Table.Td>
+                        <Anchor
+                          component="button"
+                          type="button"
+                          size="sm"
+                          onClick={() => {
+                            setDomain(source.domain);
+                            setPage(1);
+                          }}
+                          title={`Only ${source.domain}`}
+                        >
+                          {source.domain}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" tt="uppercase" c={source.language ? undefined : 'dimmed'}>
+                          {source.language ?? '-'}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td ta="right" className="tabular-nums" data-testid="segments-count">
+                        {formatNumber(source.segments_count)}
+                      </Table.Td>
+                      <Table.Td>
+                        <StatusCell source={source} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="xs" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
+                          {formatDate(source.updated_at)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} justify="flex-end" wrap="nowrap">
+                          <Tooltip label="Browse its snippets">
+                            <ActionIcon
+                              component={Link}
+                              to={tabHref('sources-snippets', { source_url: source.url })}
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`Browse snippets of ${source.url}`}
+                            >
+                              <IconFileText size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label="Scraping rule of this domain">
+                            <ActionIcon
+                              component={Link}
+                              to={tabHref('settings-scraping', { domain: source.domain })}
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`Scraping rule of ${source.domain}`}
+                            >
+                              <IconWorldCog size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label="Delete with its snippets">
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={`Delete ${source.url}`}
+                              onClick={() => onDelete(source)}
+                            >
+                              <IconTrash size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            {pages > 1 ? (
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed" className="tabular-nums">
+                  {formatNumber((page - 1) * SOURCES_PER_PAGE + 1)}–
+                  {formatNumber(Math.min(page * SOURCES_PER_PAGE, data.total))} of{' '}
+                  {formatNumber(data.total)}
+                </Text>
+                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+              </Group>
+            ) : null}
+          </Stack>
+        )}
+      </Paper>
+    </Stack>
+  );
 }
