@@ -1,5 +1,170 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { useState } from 'react';
+import {
+  Badge,
+  Group,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { THEMES } from '@adam/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { QualityBadge } from '../../components/QualityBadge';
+import { formatDate, formatNumber } from '../../lib/format';
+import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries, type IndexEntry } from './index.api';
+import { INDEX_MESSAGES } from './messages';
 
+const THEME_OPTIONS = [
+  { value: '', label: 'All themes' },
+  ...THEMES.map((t) => ({ value: t, label: t })),
+];
+
+function EntryRow({ entry }: { entry: IndexEntry }) {
+  return (
+    <Table.Tr data-snippet-id={entry.snippet_id}>
+      <Table.Td className="tabular-nums">#{entry.snippet_id}</Table.Td>
+      <Table.Td className="tabular-nums">{entry.faiss_id ?? '-'}</Table.Td>
+      <Table.Td className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
+        {formatDate(entry.indexed_at)}
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color="gray" radius="sm">
+          {entry.theme}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <QualityBadge score={entry.quality_score} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" lineClamp={2}>
+          {entry.text}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * Index Content (spec 002 §2, §7): the indexed snippets, paged on the server (50 a page), with
+ * a text search and a theme filter; a filter change goes back to page 1.
+ */
 export function IndexContentScreen() {
-  return <NotAvailableYet title="Index Content" />;
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const [theme, setTheme] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const entries = useIndexEntries({ page, search: debouncedSearch, theme });
+  const data = entries.data;
+  const pages = data ? Math.max(1, Math.ceil(data.total / INDEX_CONTENT_PAGE_SIZE)) : 1;
+  const first = data && data.total ? (page - 1) * INDEX_CONTENT_PAGE_SIZE + 1 : 0;
+  const last = data ? Math.min(data.total, page * INDEX_CONTENT_PAGE_SIZE) : 0;
+  const filtered = debouncedSearch !== '' || theme !== '';
+
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Index Content"
+        description="Snippets that have a vector in the index, newest first."
+      />
+      <Paper withBorder radius="md" p="md">
+        <Group gap="sm" align="flex-end">
+          <TextInput
+            label="Search"
+            placeholder="Text contains…"
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+            style={{ flex: 1 }}
+            maw={480}
+          />
+          <Select
+            label="Theme"
+            data={THEME_OPTIONS}
+            value={theme}
+            onChange={(v) => {
+              setTheme(v ?? '');
+              setPage(1);
+            }}
+            allowDeselect={false}
+            w={180}
+          />
+        </Group>
+      </Paper>
+
+      <Paper withBorder radius="md" p="md">
+        {entries.isError && !data ? (
+          <ErrorState
+            title={INDEX_MESSAGES.infoFailed}
+            message={entries.error.message}
+            onRetry={() => void entries.refetch()}
+          />
+        ) : !data ? (
+          <LoadingState rows={8} label="Loading index content" />
+        ) : data.total === 0 ? (
+          <EmptyState
+            title={filtered ? 'No indexed snippet matches these filters' : 'The index is empty'}
+            description={
+              filtered
+                ? 'Change the search text or the theme.'
+                : 'Snippets appear here once their vectors are indexed.'
+            }
+          />
+        ) : (
+          <Stack gap="sm">
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed" className="tabular-nums">
+                {formatNumber(first)}–{formatNumber(last)} of {formatNumber(data.total)} indexed
+                snippets
+              </Text>
+              {entries.isError ? (
+                <Badge color="red" variant="light">
+                  {INDEX_MESSAGES.infoFailed}
+                </Badge>
+              ) : null}
+            </Group>
+            <Table.ScrollContainer minWidth={860} maxHeight="calc(100vh - 360px)">
+              <Table
+                striped
+                highlightOnHover
+                stickyHeader
+                verticalSpacing="xs"
+                aria-label="Index content"
+                opacity={entries.isPlaceholderData ? 0.6 : 1}
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={90}>Snippet</Table.Th>
+                    <Table.Th w={90}>FAISS ID</Table.Th>
+                    <Table.Th w={160}>Indexed at</Table.Th>
+                    <Table.Th w={120}>Theme</Table.Th>
+                    <Table.Th w={80}>Quality</Table.Th>
+                    <Table.Th>Text</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.snippets.map((entry) => (
+                    <EntryRow key={entry.snippet_id} entry={entry} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            {pages > 1 ? (
+              <Group justify="flex-end">
+                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+              </Group>
+            ) : null}
+          </Stack>
+        )}
+      </Paper>
+    </Stack>
+  );
 }

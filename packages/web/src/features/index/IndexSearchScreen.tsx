@@ -1,5 +1,18 @@
-import { NotAvailableYet } from '../../components/NotAvailableYet';
+import { Paper, Stack } from '@mantine/core';
+import { PageHeader } from '../../components/PageHeader';
+import { IndexSearchPanel } from './IndexSearchPanel';
 
+/** Index Search (spec 002 §2): similarity search straight on the vector index, k 10 by default. */
 export function IndexSearchScreen() {
-  return <NotAvailableYet title="Index Search" />;
+  return (
+    <Stack gap="lg">
+      <PageHeader
+        title="Index Search"
+        description="Nearest snippets to a query by vector similarity."
+      />
+      <Paper withBorder radius="md" p="md">
+        <IndexSearchPanel />
+      </Paper>
+    </Stack>
+  );
 }

@@ -1,7 +1,100 @@
 /** Fetchers, query keys and hooks of the index calls (spec 002 §7: /admin/index/...). */
+import { useEffect } from 'react';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import type { IndexStats, Snippet, SnippetSearchResponse } from '@adam/contracts';
+import { api } from '../../api/client';
+import { toast } from '../../layout/toasts';
+import { INDEX_MESSAGES } from './messages';
+
+/** Spec 002 §9: index stats poll every 30 s. */
+export const INDEX_STATS_POLL_MS = 30_000;
+/** Spec 002 §9: index content page size 50. */
+export const INDEX_CONTENT_PAGE_SIZE = 50;
+
+export interface IndexEntriesParams {
+  page: number;
+  search: string;
+  /** '' for every theme. */
+  theme: string;
+}
+
 export const indexKeys = {
   all: ['index'] as const,
   stats: ['index', 'stats'] as const,
-  entries: (params: { page: number; search: string; theme: string }) =>
-    ['index', 'entries', params] as const,
+  entries: (params: IndexEntriesParams) => ['index', 'entries', params] as const,
 };
+
+/** An index content row: the snippet with its id repeated as snippet_id (spec 002 §3). */
+export type IndexEntry = Snippet & { snippet_id: number };
+export interface IndexEntryList {
+  snippets: IndexEntry[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+export interface IndexSearchBody {
+  query: string;
+  k: number;
+}
+
+/** A failed load shows the spec's text once per failure (a failing poll does not stack copies). */
+function useFailureToast(error: unknown, errorUpdatedAt: number, message: string) {
+  useEffect(() => {
+    if (error) toast.error(message, { dedupe: true });
+  }, [error, errorUpdatedAt, message]);
+}
+
+// The calls below are silent: their screens show the spec's own failure text.
+
+export function fetchIndexStats(signal?: AbortSignal): Promise<IndexStats> {
+  return api.get<IndexStats>('/admin/index/stats', { signal, silent: true });
+}
+
+export function fetchIndexEntries(
+  { page, search, theme }: IndexEntriesParams,
+  signal?: AbortSignal,
+): Promise<IndexEntryList> {
+  return api.get<IndexEntryList>('/admin/index/entries', {
+    signal,
+    silent: true,
+    query: { page, per_page: INDEX_CONTENT_PAGE_SIZE, search: search.trim(), theme },
+  });
+}
+
+export function searchIndex(body: IndexSearchBody): Promise<SnippetSearchResponse> {
+  return api.post<SnippetSearchResponse>(
+    '/admin/index/search',
+    { query: body.query.trim(), k: body.k },
+    { silent: true },
+  );
+}
+
+/** Index statistics, refetched every 30 s while a screen shows them. */
+export function useIndexStats() {
+  const query = useQuery({
+    queryKey: indexKeys.stats,
+    queryFn: ({ signal }) => fetchIndexStats(signal),
+    refetchInterval: INDEX_STATS_POLL_MS,
+  });
+  useFailureToast(query.error, query.errorUpdatedAt, INDEX_MESSAGES.statsFailed);
+  return query;
+}
+
+/** One page of indexed snippets; the previous page stays on screen while the next loads. */
+export function useIndexEntries(params: IndexEntriesParams) {
+  const query = useQuery({
+    queryKey: indexKeys.entries(params),
+    queryFn: ({ signal }) => fetchIndexEntries(params, signal),
+    placeholderData: keepPreviousData,
+  });
+  useFailureToast(query.error, query.errorUpdatedAt, INDEX_MESSAGES.infoFailed);
+  return query;
+}
+
+export function useIndexSearch() {
+  return useMutation({
+    mutationFn: searchIndex,
+    onError: () => toast.error(INDEX_MESSAGES.searchFailed),
+  });
+}

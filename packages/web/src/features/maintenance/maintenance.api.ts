@@ -1,7 +1,200 @@
 /** Fetchers, query keys and hooks of maintenance, workers, health and backups (spec 002 §7). */
+import { useEffect } from 'react';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type {
+  Backup,
+  BackupList,
+  Job,
+  MaintenanceAction,
+  MaintenanceHealth,
+  MaintenanceRequest,
+  MaintenanceResult,
+  RestoreResult,
+  WorkersStatus,
+} from '@adam/contracts';
+import { api } from '../../api/client';
+import { toast } from '../../layout/toasts';
+import { emotionKeys } from '../emotions/emotions.api';
+import { indexKeys } from '../index/index.api';
+import { isFinalStatus, jobKeys, useJob } from '../jobs/jobs.api';
+import { overviewKeys } from '../overview/overview.api';
+import { snippetKeys } from '../snippets/snippets.api';
+import { sourceKeys } from '../sources/sources.api';
+import { MAINTENANCE_MESSAGES } from './messages';
+
+/** Worker status refresh while a screen shows it (starts and stops answer the new status at once). */
+export const WORKERS_POLL_MS = 5000;
+
 export const maintenanceKeys = {
   all: ['maintenance'] as const,
   health: ['maintenance', 'health'] as const,
   workers: ['maintenance', 'workers'] as const,
   backups: ['maintenance', 'backups'] as const,
 };
+
+/** The actions that run as a job on the server: their answer carries the job id to follow. */
+export const JOB_ACTIONS: readonly MaintenanceAction[] = ['optimize_index', 'rebuild_index'];
+
+function useFailureToast(error: unknown, errorUpdatedAt: number, message: string) {
+  useEffect(() => {
+    if (error) toast.error(message, { dedupe: true });
+  }, [error, errorUpdatedAt, message]);
+}
+
+const invalidate = (queryClient: QueryClient, ...keys: (readonly unknown[])[]) => {
+  for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+};
+
+/** What each action changes, refetched once it answered. */
+const ACTION_EFFECTS: Record<MaintenanceAction, (readonly unknown[])[]> = {
+  optimize_index: [jobKeys.lists, indexKeys.all],
+  rebuild_index: [jobKeys.lists, indexKeys.all],
+  cleanup_duplicates: [
+    snippetKeys.all,
+    indexKeys.all,
+    sourceKeys.all,
+    overviewKeys.all,
+    emotionKeys.all,
+  ],
+  cleanup_low_quality: [
+    snippetKeys.all,
+    indexKeys.all,
+    sourceKeys.all,
+    overviewKeys.all,
+    emotionKeys.all,
+  ],
+  reset_stuck_jobs: [jobKeys.all, maintenanceKeys.workers],
+  clear_old_jobs: [jobKeys.all, overviewKeys.all],
+};
+
+/** The counts a maintenance job recorded as its result (job.metadata.result), numbers only. */
+export function jobCounts(job: Job | undefined): Record<string, number> {
+  const result = job?.metadata.result;
+  if (!result || typeof result !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(result as Record<string, unknown>).filter(
+      (entry): entry is [string, number] => typeof entry[1] === 'number',
+    ),
+  );
+}
+
+// --- Fetchers ---------------------------------------------------------------------------------
+
+/** Silent: the screens show 'Action failed' and the detail themselves. */
+export function executeMaintenance(body: MaintenanceRequest): Promise<MaintenanceResult> {
+  return api.post<MaintenanceResult>('/admin/maintenance/execute', body, { silent: true });
+}
+
+export function fetchWorkersStatus(signal?: AbortSignal): Promise<WorkersStatus> {
+  return api.get<WorkersStatus>('/admin/maintenance/workers/status', { signal });
+}
+
+export function startWorkers(count: number): Promise<WorkersStatus> {
+  return api.post<WorkersStatus>('/admin/maintenance/workers/start', { count });
+}
+
+export function stopWorkers(): Promise<WorkersStatus> {
+  return api.post<WorkersStatus>('/admin/maintenance/workers/stop');
+}
+
+export function fetchMaintenanceHealth(signal?: AbortSignal): Promise<MaintenanceHealth> {
+  return api.get<MaintenanceHealth>('/admin/maintenance/health', { signal });
+}
+
+export function fetchBackups(signal?: AbortSignal): Promise<BackupList> {
+  return api.get<BackupList>('/admin/maintenance/backups', { signal, silent: true });
+}
+
+/** Answers when the backup is written (it may take a while on a large store). */
+export function createBackup(): Promise<Backup> {
+  return api.post<Backup>('/admin/maintenance/backup', undefined, { silent: true });
+}
+
+/** 409 while a job is processing; 422 when the backup is damaged. */
+export function restoreBackup(id: string): Promise<RestoreResult> {
+  return api.post<RestoreResult>(
+    `/admin/maintenance/restore/${encodeURIComponent(id)}`,
+    undefined,
+    { silent: true },
+  );
+}
+
+// --- Hooks ------------------------------------------------------------------------------------
+
+/** `failureMessage`: the spec's text for the screen running it ('Action failed' by default). */
+export function useExecuteMaintenance(failureMessage: string = MAINTENANCE_MESSAGES.actionFailed) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: executeMaintenance,
+    onSuccess: (_result, request) => invalidate(queryClient, ...ACTION_EFFECTS[request.action]),
+    onError: () => toast.error(failureMessage),
+  });
+}
+
+/**
+ * The job a maintenance action queued, followed to its end (jobs.api's useJob: live through the
+ * realtime table, polled meanwhile). When it ends, the index figures it changed are refetched.
+ */
+export function useMaintenanceJob(id: number | null) {
+  const queryClient = useQueryClient();
+  const query = useJob(id);
+  const final = query.data ? isFinalStatus(query.data.status) : false;
+  useEffect(() => {
+    if (final) invalidate(queryClient, indexKeys.all, snippetKeys.all);
+  }, [final, queryClient]);
+  return query;
+}
+
+export function useWorkersStatus() {
+  return useQuery({
+    queryKey: maintenanceKeys.workers,
+    queryFn: ({ signal }) => fetchWorkersStatus(signal),
+    refetchInterval: WORKERS_POLL_MS,
+  });
+}
+
+function useWorkersMutation<A>(call: (arg: A) => Promise<WorkersStatus>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (status) => queryClient.setQueryData(maintenanceKeys.workers, status),
+  });
+}
+
+export const useStartWorkers = () => useWorkersMutation(startWorkers);
+export const useStopWorkers = () => useWorkersMutation((_: void) => stopWorkers());
+
+export function useMaintenanceHealth() {
+  return useQuery({
+    queryKey: maintenanceKeys.health,
+    queryFn: ({ signal }) => fetchMaintenanceHealth(signal),
+  });
+}
+
+export function useBackups() {
+  const query = useQuery({
+    queryKey: maintenanceKeys.backups,
+    queryFn: ({ signal }) => fetchBackups(signal),
+  });
+  useFailureToast(query.error, query.errorUpdatedAt, MAINTENANCE_MESSAGES.backupsLoadFailed);
+  return query;
+}
+
+export function useCreateBackup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createBackup,
+    onSuccess: () => invalidate(queryClient, maintenanceKeys.backups),
+    onError: () => toast.error(MAINTENANCE_MESSAGES.backupFailed),
+  });
+}
+
+/** A restore replaces the whole store: every cached figure is stale, so everything is refetched. */
+export function useRestoreBackup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: restoreBackup,
+    onSuccess: () => void queryClient.invalidateQueries(),
+    onError: () => toast.error(MAINTENANCE_MESSAGES.restoreFailed),
+  });
+}
