@@ -18,7 +18,8 @@ const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.mjs')],
   stdio: 'inherit',
   env: {
     ...process.env,
-    ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
+    // The fixture site and the fake encyclopedia: both are loopback, which the fetcher refuses.
+    ADAM_FETCH_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${encyclopedia.port}`,
     ADAM_WIKIPEDIA_URL: `${encyclopedia.url}/{lang}`,
   },
 });

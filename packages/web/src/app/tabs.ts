@@ -131,6 +131,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Queue',
     agent: a1,
     group: 'sources',
+    params: ['job_id'],
     component: screen(() => import('../features/jobs/JobQueueScreen'), 'JobQueueScreen'),
   },
   {

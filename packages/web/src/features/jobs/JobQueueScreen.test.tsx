@@ -305,6 +305,19 @@ describe('Job queue: beyond the spec', () => {
     expect(calls[calls.length - 1]?.query).toEqual({ q: 'honeybees' });
   });
 
+  it('finds the job a cross-link names with ?job_id=', async () => {
+    const { callsTo } = mockFetch(
+      queueRoutes([], {
+        'GET /sources/jobs/find': json({ jobs: [makeJob({ id: 7, status: 'failed' })], total: 1 }),
+      }),
+    );
+    renderApp(`${QUEUE}?job_id=7`);
+    const results = await screen.findByLabelText('Job search results');
+    expect(await within(results).findByTestId('job-row-7')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Find a job' })).toHaveValue('7');
+    expect(callsTo('GET', '/sources/jobs/find').at(-1)?.query).toEqual({ q: '7' });
+  });
+
   it('shows the 24 h throughput strip: jobs per hour, p95 wait and run, failure rate', async () => {
     mockFetch(queueRoutes([]));
     renderApp(QUEUE);

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   ActionIcon,
   Badge,
@@ -172,7 +173,9 @@ export function JobQueueScreen() {
   const [tab, setTab] = useState<JobTab>('active');
   const [autoRefresh, setAutoRefresh] = useState(true);
   const [refreshSeconds, setRefreshSeconds] = useState<number>(DEFAULT_JOB_REFRESH_SECONDS);
-  const [search, setSearch] = useState('');
+  // Opened from elsewhere with ?job_id=N (a maintenance result, a job link): that job is found.
+  const [params] = useSearchParams();
+  const [search, setSearch] = useState(params.get('job_id') ?? '');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [errorsOf, setErrorsOf] = useState<number | null>(null);
   const { connected } = useRealtime();
