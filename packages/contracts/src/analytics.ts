@@ -48,7 +48,10 @@ export type EmotionFigure = z.infer<typeof EmotionFigure>;
 /** GET /analytics/emotions?period=day */
 export const EmotionAnalytics = z.object({
   period: AnalyticsPeriod,
-  /** Start of the period (ISO), null for `all`. */
+  /**
+   * Start of the period (ISO), null for `all`. Periods are counted in whole clock hours: the
+   * hours that overlap the last hour, day, week (7 days) or month (30 days).
+   */
   since: z.string().nullable(),
   /** Snippets created in the period. */
   total_snippets: z.number().int(),
@@ -60,6 +63,8 @@ export const EmotionAnalytics = z.object({
   diversity: z.number(),
 });
 export type EmotionAnalytics = z.infer<typeof EmotionAnalytics>;
+
+export const EmotionDistributionQuery = z.object({ period: AnalyticsPeriod.default('all') });
 
 /** GET /analytics/emotions/distribution?period=all: share of snippets per dominant emotion. */
 export const EmotionDistribution = z.object({
@@ -152,7 +157,8 @@ export type RecentActivity = z.infer<typeof RecentActivity>;
 export const ActivityTimelineQuery = z.object({ period: AnalyticsPeriod.default('day') });
 /**
  * GET /analytics/activity/timeline?period=day: the last 12 buckets of the period's unit
- * (hour for hour and day, day for week and month), oldest first.
+ * (minutes for hour, hours for day, days for week, month and all), oldest first, the last one
+ * being the current (partial) bucket.
  */
 export const ActivityTimeline = z.object({
   period: AnalyticsPeriod,
@@ -227,11 +233,12 @@ export type SnippetAnalytics = z.infer<typeof SnippetAnalytics>;
 // ---------------------------------------------------------------------------------------------
 // Job throughput strip (queue screen)
 
-/** GET /sources/jobs/throughput: the last 24 h of job records. */
+/** GET /sources/jobs/throughput: the last 24 clock hours (the current one included) of job records. */
 export const JobThroughput = z.object({
   window_hours: z.number().int(),
   jobs_created: z.number().int(),
   jobs_finished: z.number().int(),
+  /** Jobs finished (completed or failed) per hour over the window. */
   jobs_per_hour: z.number(),
   /** Seconds from created_at to started_at, p50 / p95, null without data. */
   wait_p50_s: z.number().nullable(),
@@ -239,8 +246,9 @@ export const JobThroughput = z.object({
   /** Seconds from started_at to completion or failure. */
   run_p50_s: z.number().nullable(),
   run_p95_s: z.number().nullable(),
+  /** Failed / finished (0–1), null when none finished. */
   failure_rate: z.number().nullable(),
-  /** Jobs created per hour over the window, oldest first (24 values). */
+  /** Jobs created and finished per clock hour over the window, oldest first (24 values). */
   hourly: z.array(
     z.object({ hour: z.string(), created: z.number().int(), finished: z.number().int() }),
   ),

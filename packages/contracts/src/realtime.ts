@@ -22,7 +22,12 @@ export const LiveStats = z.object({
     cancelled: z.number().int(),
   }),
   workers: z.record(z.string(), z.unknown()),
-  metrics: z.object({ cpuUsage: z.number(), memoryUsage: z.number(), timestamp: z.string() }),
+  metrics: z.object({
+    cpuUsage: z.number(),
+    memoryUsage: z.number(),
+    segmentsPerSecond: z.number(),
+    timestamp: z.string(),
+  }),
   uptime_s: z.number(),
 });
 export type LiveStats = z.infer<typeof LiveStats>;
@@ -81,6 +86,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     type: z.literal('metrics.update'),
     cpuUsage: z.number(),
     memoryUsage: z.number(),
+    segmentsPerSecond: z.number(),
     ...base,
   }),
   z.object({ type: z.literal('settings.updated'), section: z.string(), ...base }),

@@ -11,6 +11,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
@@ -22,6 +23,7 @@ import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
+import { RateWindow } from './lib/rate-window.js';
 import { redisPing } from './lib/redis-ping.js';
 import { createLogger, LogSink, redactUrl, type Logger } from './logging.js';
 import { EventBus } from './realtime/event-bus.js';
@@ -30,6 +32,8 @@ import { realtimeChannel } from './realtime/ws-channel.js';
 import { Engine } from './engine/engine.js';
 import { EncyclopediaClient } from './scraping/wikipedia.js';
 import { SafeFetcher } from './scraping/safe-fetcher.js';
+import { ActivityService } from './services/activity.service.js';
+import { AnalyticsService } from './services/analytics.service.js';
 import { AuthService } from './services/auth.service.js';
 import { BackupService } from './services/backup.service.js';
 import { IndexService, type ReconcileReport } from './services/index.service.js';
@@ -51,6 +55,8 @@ import { SnippetService } from './services/snippet.service.js';
 import { HealthService } from './services/health.service.js';
 import { MetricsService } from './services/metrics.service.js';
 import { SettingsService } from './services/settings.service.js';
+import { ActivityRepository } from './store/activity.repository.js';
+import { AnalyticsRepository } from './store/analytics.repository.js';
 import { ApiKeyRepository } from './store/api-key.repository.js';
 import { openDatabase, type Db } from './store/db.js';
 import { LogRepository } from './store/log.repository.js';
@@ -90,6 +96,8 @@ export interface Adam {
     sources: SourceService;
     workers: WorkerService;
     queue: QueueDriver;
+    analytics: AnalyticsService;
+    activity: ActivityService;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -106,12 +114,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   sink.attach(logs);
 
   const bus = new EventBus();
+  // Written from the bus first of all, so the feed has every event of the start-up too.
+  const activity = new ActivityService({ activity: new ActivityRepository(db), bus, log });
+  activity.start();
+  // Segments stored per second over the last minute; in the Redis mode the server stores the
+  // workers' results too, so this one event covers both modes.
+  const segmentRate = new RateWindow(60);
+  bus.on('snippets.added', (e) => segmentRate.add(e.ids.length));
   const users = new UserRepository(db);
   const keys = new ApiKeyRepository(db);
   const auth = new AuthService({ users, keys, bus, log, config, now: opts.now });
   const settings = new SettingsService({ settings: new SettingsRepository(db), bus, log });
   const health = new HealthService(VERSION);
-  const metrics = new MetricsService();
+  const metrics = new MetricsService({ segmentsPerSecond: () => segmentRate.perSecond() });
   await auth.ensureAdmin();
 
   const snippetRepo = new SnippetRepository(db);
@@ -188,6 +203,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     fetcher,
     encyclopedia,
   });
+  const analytics = new AnalyticsService({
+    analytics: new AnalyticsRepository(db),
+    jobs: jobRepo,
+    sources: sourceRepo,
+    index,
+    bus,
+    log,
+    segmentsPerSecond: () => segmentRate.perSecond(),
+  });
+  analytics.start();
   const maintenance = new MaintenanceService({
     snippets: snippetRepo,
     index,
@@ -300,6 +325,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(backupRoutes(backups));
       await api.register(jobRoutes(jobs, sources, workers));
       await api.register(maintenanceRoutes(maintenance, jobs));
+      await api.register(analyticsRoutes({ analytics, activity, jobs }));
     },
     { prefix: '/api/v1' },
   );
@@ -397,6 +423,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     clearInterval(housekeepingTimer);
     await backups.close();
     await queue.close();
+    analytics.stop();
+    activity.stop();
     await reconciled;
     index.saveIfDirty();
     await engine.close();
@@ -426,6 +454,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       sources,
       workers,
       queue,
+      analytics,
+      activity,
     },
     reconciled,
     queueStarted,

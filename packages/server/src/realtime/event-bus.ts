@@ -25,6 +25,13 @@ export interface BusEvents {
   'auth.key_revoked': { key_id: number };
   'snippets.added': { ids: number[]; job_id: number | null };
   'snippets.deleted': { ids: number[] };
+  // Operator actions, for the activity feed (not forwarded to the console as such).
+  'auth.login': { user_id: number; email: string };
+  /** An operator saved a section ('settings.updated' also follows restores). */
+  'settings.saved': { section: string };
+  'maintenance.done': { action: string; message: string; job_id: number | null };
+  'backup.created': { id: string; reason: string; size_mb: number };
+  'backup.restored': { id: string; snippets: number };
 }
 
 export type BusEventName = keyof BusEvents;

@@ -64,7 +64,9 @@ function makeHub(limits: RealtimeDeps['limits'] = {}) {
         return () => entryListeners.delete(fn);
       },
     },
-    metrics: { realtime: () => ({ cpuUsage: 1, memoryUsage: 2, timestamp: 'now' }) },
+    metrics: {
+      realtime: () => ({ cpuUsage: 1, memoryUsage: 2, segmentsPerSecond: 0, timestamp: 'now' }),
+    },
     metricsRefreshMs: () => 5000,
     getStats: () => ({ total_snippets: 3 }),
     log: pino({ level: 'silent' }),

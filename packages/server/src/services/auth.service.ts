@@ -126,6 +126,7 @@ export class AuthService {
     this.throttle.clear(emailKey);
     const { key, expiresAt } = this.issueKey(user.id);
     this.deps.log.info({ component: 'auth' }, `${user.email} logged in from ${address}`);
+    this.deps.bus.emit('auth.login', { user_id: user.id, email: user.email });
     return { api_key: key, user: toUser(user), requires_2fa: false, expires_at: expiresAt };
   }
 

@@ -30,10 +30,21 @@ const INDEX_DIR = 'index';
 const RESTORE_SCRATCH = '.restore';
 /**
  * Tables a restore leaves as they are: `api_keys` so the operator who restores stays logged in
- * (keys of users the backup does not have are dropped), `logs` so the restore itself and what
- * led to it stay readable, `schema_migrations` because the copy was migrated to this version.
+ * (keys of users the backup does not have are dropped), `logs` and `activity` so the restore
+ * itself and what led to it stay readable, `schema_migrations` because the copy was migrated to
+ * this version, and the snippet aggregates because the snippets' triggers redo them as the rows
+ * are swapped (whatever the order the tables are copied in).
  */
-const KEPT_TABLES = new Set(['api_keys', 'logs', 'schema_migrations']);
+const KEPT_TABLES = new Set([
+  'api_keys',
+  'logs',
+  'activity',
+  'schema_migrations',
+  'snippet_stats',
+  'snippet_hourly',
+  'emotion_hourly',
+  'emotion_totals',
+]);
 /** An overdue auto backup (or the first one) runs this many minutes after start. */
 const AUTO_GRACE_MINUTES = 5;
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -148,6 +159,7 @@ export class BackupService {
         { component: 'backup' },
         `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
       );
+      this.deps.bus.emit('backup.created', { id, reason, size_mb: entry.size_mb });
       if (reason === 'auto') this.prune();
       return entry;
     } catch (e) {
@@ -301,6 +313,7 @@ export class BackupService {
       `Restored backup ${id} of ${manifest.created_at}: ${counts.snippets} snippets, ${counts.vectors} vectors, ` +
         `${reconcile.reindexed} re-indexed, ${reconcile.index_only} index-only`,
     );
+    this.deps.bus.emit('backup.restored', { id, snippets: counts.snippets });
     return { id, restored_at: new Date().toISOString(), counts, reconcile };
   }
 

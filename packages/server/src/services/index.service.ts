@@ -404,6 +404,12 @@ export class IndexService {
     return this.index.diskBytes();
   }
 
+  /** Query-cache hit rate (0–1), null before the first search. */
+  cacheHitRate(): number | null {
+    const lookups = this.hits + this.misses;
+    return lookups ? this.hits / lookups : null;
+  }
+
   get lastSavedAt(): string | null {
     return this.index.lastSavedAt;
   }

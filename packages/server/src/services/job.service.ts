@@ -2,6 +2,7 @@ import {
   STUCK_AFTER_SECONDS,
   type Job,
   type JobError,
+  type JobFindResponse,
   type JobList,
   type JobPriority,
   type JobStats,
@@ -181,6 +182,16 @@ export class JobService {
     this.deps.log.info({ component: 'jobs' }, `Job ${id} deleted`);
     this.deps.bus.emit('job_deleted', { job_id: id });
     return { id, deleted: true };
+  }
+
+  /** A job by its id when `q` is a number, else the jobs one of whose URLs contains `q`. */
+  find(q: string, limit: number): JobFindResponse {
+    if (/^\d+$/.test(q)) {
+      const row = this.deps.jobs.findById(Number(q));
+      return { jobs: row ? [toJob(row)] : [], total: row ? 1 : 0 };
+    }
+    const { rows, total } = this.deps.jobs.listByUrlFragment(q, limit);
+    return { jobs: rows.map(toJob), total };
   }
 
   errors(id: number): { job_id: number; errors: JobError[]; total: number } {

@@ -33,6 +33,13 @@ export class MaintenanceService {
   ) {}
 
   async execute(req: Parsed | MaintenanceRequest): Promise<MaintenanceResult> {
+    const result = await this.run(req);
+    const { action, message, job_id } = result;
+    this.deps.bus.emit('maintenance.done', { action, message, job_id });
+    return result;
+  }
+
+  private async run(req: Parsed | MaintenanceRequest): Promise<MaintenanceResult> {
     const params = req.params ?? {};
     switch (req.action) {
       case 'optimize_index':

@@ -32,8 +32,13 @@ function memoryUsagePercent(): number {
   return ((os.totalmem() - os.freemem()) / os.totalmem()) * 100;
 }
 
-/** Host CPU and memory for the sidebar; CPU is measured between two calls (at least 200 ms apart). */
+/**
+ * Host CPU and memory for the sidebar, CPU measured between two calls (at least 200 ms apart),
+ * and the segment rate the header shows.
+ */
 export class MetricsService {
+  constructor(private readonly deps: { segmentsPerSecond?: () => number } = {}) {}
+
   private last: CpuSample = sampleCpu();
   private lastAt = Date.now();
   private lastCpu = 0;
@@ -51,6 +56,7 @@ export class MetricsService {
     return {
       cpuUsage: round1(this.lastCpu),
       memoryUsage: round1(memoryUsagePercent()),
+      segmentsPerSecond: Math.round((this.deps.segmentsPerSecond?.() ?? 0) * 1000) / 1000,
       timestamp: new Date(now).toISOString(),
     };
   }

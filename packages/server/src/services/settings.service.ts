@@ -65,6 +65,7 @@ export class SettingsService {
     this.deps.settings.upsertSection(section, parsed.data);
     this.deps.log.info({ component: 'settings' }, `Settings section ${section} updated`);
     this.deps.bus.emit('settings.updated', { section });
+    this.deps.bus.emit('settings.saved', { section });
     return parsed.data as AllSettings[S];
   }
 }

@@ -26,6 +26,11 @@ export interface JobRow {
   updated_at: string;
 }
 
+export type JobTimes = Pick<
+  JobRow,
+  'id' | 'status' | 'created_at' | 'started_at' | 'completed_at' | 'failed_at'
+>;
+
 export const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
 
 type Writable = Partial<Omit<JobRow, 'id' | 'created_at'>>;
@@ -177,6 +182,53 @@ export class JobRepository {
       )
       .pluck()
       .all(at, at) as number[];
+  }
+
+  /** Jobs one of whose URLs contains `fragment` (case-insensitive for ASCII), newest first. */
+  listByUrlFragment(fragment: string, limit: number): { rows: JobRow[]; total: number } {
+    const where = `WHERE EXISTS (SELECT 1 FROM json_each(CASE WHEN json_valid(jobs.urls) THEN jobs.urls ELSE '[]' END)
+      WHERE value LIKE ? ESCAPE '\\')`;
+    const like = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs ${where} ORDER BY created_at DESC, id DESC LIMIT ?`)
+      .all(like, limit) as JobRow[];
+    const total = this.db.prepare(`SELECT COUNT(*) FROM jobs ${where}`).pluck().get(like) as number;
+    return { rows, total };
+  }
+
+  /** The times of the jobs created, completed or failed at or after `iso`. */
+  listTimesSince(iso: string): JobTimes[] {
+    return this.db
+      .prepare(
+        // A UNION, not an OR: each part reads its own index (jobs_created, _completed, _failed).
+        ['created_at', 'completed_at', 'failed_at']
+          .map(
+            (c) =>
+              `SELECT id, status, created_at, started_at, completed_at, failed_at FROM jobs WHERE ${c} >= ?`,
+          )
+          .join(' UNION '),
+      )
+      .all(iso, iso, iso) as JobTimes[];
+  }
+
+  /** Jobs per time bucket (the first `keyLength` characters of `column`) from `iso` on. */
+  countPerBucket(
+    column: 'created_at' | 'completed_at' | 'failed_at',
+    iso: string,
+    keyLength: number,
+  ): { key: string; n: number }[] {
+    return this.db
+      .prepare(
+        `SELECT substr(${column}, 1, ?) AS key, COUNT(*) AS n FROM jobs WHERE ${column} >= ? GROUP BY key`,
+      )
+      .all(keyLength, iso) as { key: string; n: number }[];
+  }
+
+  countCreatedSince(iso: string): number {
+    return this.db
+      .prepare('SELECT COUNT(*) FROM jobs WHERE created_at >= ?')
+      .pluck()
+      .get(iso) as number;
   }
 
   deleteById(id: number): boolean {

@@ -77,4 +77,17 @@ export class SourceRepository {
   deleteById(id: number): boolean {
     return this.db.prepare('DELETE FROM sources WHERE id = ?').run(id).changes === 1;
   }
+
+  count(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM sources').pluck().get() as number;
+  }
+
+  /** The sources with the most segments (index sources_segments). */
+  listTopBySegments(limit: number): SourceRow[] {
+    return this.db
+      .prepare(
+        'SELECT * FROM sources WHERE segments_count > 0 ORDER BY segments_count DESC, id LIMIT ?',
+      )
+      .all(limit) as SourceRow[];
+  }
 }

@@ -1,3 +1,5 @@
+import { ANALYTICS_MIGRATION_SQL } from './analytics-aggregates.js';
+
 /**
  * Plain SQL migrations, applied in order at start inside one transaction each.
  * Append only: never edit a migration that has shipped.
@@ -169,5 +171,11 @@ CREATE INDEX snippets_source_created ON snippets(source_url, created_at);
 DROP INDEX snippets_job;
 DROP INDEX snippets_source_url;
 `,
+  },
+  {
+    id: 5,
+    name: 'analytics_aggregates_activity',
+    // Analytics read these few rows instead of scanning the snippets (see the file).
+    sql: ANALYTICS_MIGRATION_SQL,
   },
 ];
