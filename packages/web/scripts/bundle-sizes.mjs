@@ -25,9 +25,15 @@ const sum = (list, key) => list.reduce((s, f) => s + f[key], 0);
 
 const first = files.filter((f) => initial.has(f.file));
 const lazy = files.filter((f) => !initial.has(f.file));
-console.log(`${'first screen (index.html)'.padEnd(54)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}`);
+console.log(
+  `${'first screen (index.html)'.padEnd(54)} ${'raw'.padStart(10)} ${'gzip'.padStart(10)}`,
+);
 first.forEach((f) => console.log(row(f)));
-console.log(`  ${'total'.padEnd(52)} ${kb(sum(first, 'raw')).padStart(10)} ${kb(sum(first, 'gzip')).padStart(10)}`);
+console.log(
+  `  ${'total'.padEnd(52)} ${kb(sum(first, 'raw')).padStart(10)} ${kb(sum(first, 'gzip')).padStart(10)}`,
+);
 console.log(`lazy chunks (${lazy.length})`);
 lazy.forEach((f) => console.log(row(f)));
-console.log(`  ${'total'.padEnd(52)} ${kb(sum(lazy, 'raw')).padStart(10)} ${kb(sum(lazy, 'gzip')).padStart(10)}`);
+console.log(
+  `  ${'total'.padEnd(52)} ${kb(sum(lazy, 'raw')).padStart(10)} ${kb(sum(lazy, 'gzip')).padStart(10)}`,
+);
