@@ -7,17 +7,10 @@
  * whose research-only licence keeps it out of this project.
  */
 
-export const EMOTIONS = [
-  'joy',
-  'trust',
-  'fear',
-  'surprise',
-  'sadness',
-  'anticipation',
-  'anger',
-  'disgust',
-] as const;
-export type Emotion = (typeof EMOTIONS)[number];
+import type { Emotion } from '@adam/contracts';
+
+// The eight emotions are a wire type too (analytics): declared once, in the contracts.
+export { EMOTIONS, type Emotion } from '@adam/contracts';
 
 export const EMOTION_LEXICON: Record<string, Record<Emotion, string>> = {
   en: {
