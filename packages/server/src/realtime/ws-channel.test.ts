@@ -146,10 +146,11 @@ describe('RealtimeHub', () => {
     const s = await connected();
     const before = s.sent.length;
     s.bufferedAmount = 5000;
-    for (let i = 0; i < 10; i++) bus.emit('job_cancelled', { job_id: i });
+    // Model warnings: forwarded and, unlike job events, not followed by a stats_update.
+    for (let i = 0; i < 10; i++) bus.emit('model_warning', { message: `warning ${i}` });
     expect(s.sent.length).toBe(before);
     s.bufferedAmount = 800; // under the limit, but not yet under half of it
-    bus.emit('job_cancelled', { job_id: 10 });
+    bus.emit('model_warning', { message: 'warning 10' });
     await vi.advanceTimersByTimeAsync(100);
     expect(s.sent.length).toBe(before);
     s.bufferedAmount = 0;
@@ -158,8 +159,8 @@ describe('RealtimeHub', () => {
     expect(s.sent.slice(before)).toEqual([
       { type: 'dropped', count: 11, timestamp: expect.any(String) },
     ]);
-    bus.emit('job_cancelled', { job_id: 11 });
-    expect(s.sent.at(-1)).toMatchObject({ type: 'job_cancelled', job_id: 11 });
+    bus.emit('model_warning', { message: 'warning 11' });
+    expect(s.sent.at(-1)).toMatchObject({ type: 'model_warning', message: 'warning 11' });
   });
 
   it('closes with 4401 a socket whose key stops working without an event', async () => {
@@ -168,6 +169,14 @@ describe('RealtimeHub', () => {
     keys.delete('k1'); // e.g. revoked by a password change on another session
     await vi.advanceTimersByTimeAsync(1000);
     expect(s.closedWith).toEqual({ code: 4401, reason: 'API key revoked' });
+  });
+
+  it('sends a stats_update after a job changes status', async () => {
+    makeHub({ statsPushMs: 1000 });
+    const s = await connected();
+    bus.emit('job_completed', { job_id: 3, segments_created: 4 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(s.types().filter((t) => t === 'stats_update')).toHaveLength(1);
   });
 
   it('sends one stats_update for a burst of snippet changes, only while someone listens', async () => {

@@ -32,8 +32,18 @@ const FORWARDED: readonly BusEventName[] = [
   'model_warning',
   'settings.updated',
 ];
-/** Internal events that change the counts of stats_update: a debounced push follows them. */
-const STATS_EVENTS: readonly BusEventName[] = ['snippets.added', 'snippets.deleted'];
+/** Events that change the counts of stats_update: a debounced push follows them. */
+const STATS_EVENTS: readonly BusEventName[] = [
+  'snippets.added',
+  'snippets.deleted',
+  // Job counts by status are part of the stats too.
+  'job_created',
+  'job_completed',
+  'job_failed',
+  'job_cancelled',
+  'job_deleted',
+  'backup.restored',
+];
 
 export interface ChannelLimits {
   /** Above this many bytes waiting for a socket, its messages are dropped (and counted). */
@@ -44,7 +54,7 @@ export interface ChannelLimits {
   keepaliveMs: number;
   /** Period of the re-check of each socket's key (expiry, revocation without an event). */
   authCheckMs: number;
-  /** At most one pushed stats_update per this period after snippets change. */
+  /** At most one pushed stats_update per this period after snippets or jobs change. */
   statsPushMs: number;
   /** How often congested sockets are looked at to tell them what they missed. */
   drainCheckMs: number;
@@ -155,7 +165,7 @@ export class RealtimeHub {
     this.unsubscribe.push(
       bus.onAny(({ type, payload }) => {
         if (forwarded.has(type)) this.broadcast(toMessage(type, payload as object));
-        else if (statsEvents.has(type)) this.scheduleStatsPush();
+        if (statsEvents.has(type)) this.scheduleStatsPush();
       }),
       bus.on('auth.key_revoked', ({ key_id }) => {
         for (const c of this.clients) {
