@@ -1,25 +1,40 @@
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { E2E_APP_PORT as PORT } from './e2e/fixtures';
+import {
+  E2E_BASE_PORT,
+  E2E_PORTS,
+  E2E_SUITES,
+  FAKE_ENCYCLOPEDIA_URL,
+  FIXTURE_SITE_URL,
+  suiteDataDir,
+  suitePort,
+} from './e2e/fixtures';
 
 // Debian's chromium; the e2e specs skip with a message when it is missing outside CI.
 export const CHROMIUM = process.env.ADAM_E2E_CHROMIUM ?? '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '..', '..');
-// Per port, so two suites on two ports never share a store.
-const dataDir = path.join(import.meta.dirname, `.e2e-data-${PORT}`);
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+// ADAM_E2E_ONLY=snippets,shell starts and runs only those suites.
+const only = process.env.ADAM_E2E_ONLY?.split(',').map((s) => s.trim());
+const suites = E2E_SUITES.filter((suite) => !only || only.includes(suite));
 
 export default defineConfig({
   testDir: './e2e',
-  // Per port too: a run clears its output folder, which must not be another run's.
-  outputDir: path.join(import.meta.dirname, 'test-results', String(PORT)),
+  // Per port: a run clears its output folder, which must not be another run's.
+  outputDir: path.join(import.meta.dirname, 'test-results', String(E2E_BASE_PORT)),
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
+  // One project per spec file, each against its own server.
+  projects: suites.map((suite) => ({
+    name: suite,
+    testMatch: `${suite}.spec.ts`,
+    use: { baseURL: `http://127.0.0.1:${suitePort(suite)}` },
+  })),
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1400, height: 900 },
@@ -37,20 +52,32 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    // `npm start`'s script (builds whatever is missing, then serves API + console) beside a
-    // local fixture site and a fake encyclopedia.
-    command: `rm -rf "${dataDir}" && "${path.join(root, 'node_modules', '.bin', 'tsx')}" "${path.join(import.meta.dirname, 'e2e', 'serve.ts')}"`,
-    url: `http://127.0.0.1:${PORT}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 240_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      ADAM_DATA_DIR: dataDir,
-      ADAM_LOG_LEVEL: 'warn',
+  // Started one after the other: the fixtures, then each suite's `npm start` (the first builds
+  // whatever is missing; the others find the builds done).
+  webServer: [
+    {
+      command: `"${tsx}" "${path.join(import.meta.dirname, 'e2e', 'fixtures-server.ts')}"`,
+      url: `${FIXTURE_SITE_URL}/`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-  },
+    ...suites.map((suite) => ({
+      command: `rm -rf "${suiteDataDir(suite)}" && node "${path.join(root, 'scripts', 'start.mjs')}"`,
+      url: `http://127.0.0.1:${suitePort(suite)}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: {
+        PORT: String(suitePort(suite)),
+        HOST: '127.0.0.1',
+        ADAM_DATA_DIR: suiteDataDir(suite),
+        ADAM_LOG_LEVEL: 'warn',
+        ADAM_FETCH_ALLOW: `127.0.0.1:${E2E_PORTS.site},127.0.0.1:${E2E_PORTS.encyclopedia}`,
+        ADAM_WIKIPEDIA_URL: `${FAKE_ENCYCLOPEDIA_URL}/{lang}`,
+      },
+    })),
+  ],
 });

@@ -1,8 +1,35 @@
-/** Where the end-to-end fixtures listen: fixed ports beside the app's (see serve.ts). */
-export const E2E_APP_PORT = Number(process.env.ADAM_E2E_PORT ?? 8123);
+/**
+ * Where the end-to-end servers listen. Every spec file is a suite with its own server and store
+ * (so each starts from an empty store, whatever ran before); all share one fixture site and one
+ * fake encyclopedia. Ports: ADAM_E2E_PORT (8123) + 1 and + 2 for the fixtures, + 10 + n for the
+ * n-th suite in file-name order.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const E2E_BASE_PORT = Number(process.env.ADAM_E2E_PORT ?? 8123);
 export const E2E_PORTS = {
-  site: E2E_APP_PORT + 1,
-  encyclopedia: E2E_APP_PORT + 2,
+  site: E2E_BASE_PORT + 1,
+  encyclopedia: E2E_BASE_PORT + 2,
 };
 /** The local fixture site (articles at /articles/..., generated pages at /pages/N). */
 export const FIXTURE_SITE_URL = `http://127.0.0.1:${E2E_PORTS.site}`;
+export const FAKE_ENCYCLOPEDIA_URL = `http://127.0.0.1:${E2E_PORTS.encyclopedia}`;
+
+/** The suites: the spec files' names without `.spec.ts`, sorted. */
+export const E2E_SUITES: readonly string[] = fs
+  .readdirSync(import.meta.dirname)
+  .filter((f) => f.endsWith('.spec.ts'))
+  .map((f) => f.replace(/\.spec\.ts$/, ''))
+  .sort();
+
+export function suitePort(suite: string): number {
+  const index = E2E_SUITES.indexOf(suite);
+  if (index < 0) throw new Error(`No e2e suite named ${suite}`);
+  return E2E_BASE_PORT + 10 + index;
+}
+
+/** The suite's store (removed before its server starts). */
+export function suiteDataDir(suite: string): string {
+  return path.join(import.meta.dirname, '..', `.e2e-data-${suitePort(suite)}`);
+}

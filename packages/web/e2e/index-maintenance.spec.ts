@@ -1,16 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { FIXTURE_SITE_URL } from './fixtures';
-import { ADMIN, login, requireChromium } from './support';
+import { ADMIN, login, requireChromium, shot } from './support';
 
 requireChromium();
 test.describe.configure({ mode: 'serial' });
-
-/** ADAM_SHOTS=1 writes a full-page screenshot of each screen to /tmp/shots/index-maintenance. */
-async function shot(page: Page, name: string) {
-  if (process.env.ADAM_SHOTS) {
-    await page.screenshot({ path: `/tmp/shots/index-maintenance/${name}.png`, fullPage: true });
-  }
-}
 
 let key = '';
 

@@ -1,15 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { FIXTURE_SITE_URL } from './fixtures';
-import { ADMIN, login, requireChromium } from './support';
+import { ADMIN, login, requireChromium, shot } from './support';
 
 requireChromium();
 test.describe.configure({ mode: 'serial' });
-
-/** ADAM_SHOTS=dir saves full-page screenshots of each state there. */
-const SHOTS = process.env.ADAM_SHOTS;
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 const card = (page: Page, title: string) =>
   page.getByRole('main').getByRole('group', { name: title, exact: true }).first();

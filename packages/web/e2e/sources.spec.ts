@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { FIXTURE_SITE_URL } from './fixtures';
-import { login, requireChromium, toast } from './support';
+import { login, requireChromium, toast, shot, pageApi } from './support';
 
 requireChromium();
 test.describe.configure({ mode: 'serial' });
@@ -9,25 +8,6 @@ test.describe.configure({ mode: 'serial' });
 const HONEYBEES = `${FIXTURE_SITE_URL}/articles/honeybees`;
 const TIDAL = `${FIXTURE_SITE_URL}/articles/tidal-power`;
 const NOT_FOUND = `${FIXTURE_SITE_URL}/status/404`;
-
-// Screenshots for a human look, only when asked: ADAM_SHOTS=1.
-const SHOTS = process.env.ADAM_SHOTS ? '/tmp/shots' : null;
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
-/** Calls the API as the logged-in console does (the session key from session storage). */
-async function api<T>(page: Page, method: string, path: string, body?: unknown) {
-  const key = await page.evaluate(() => sessionStorage.getItem('adam.api_key') ?? '');
-  const response = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { 'X-API-Key': key },
-    data: body,
-  });
-  return { status: response.status(), body: (await response.json().catch(() => null)) as T };
-}
 
 /** The job the add-sources run created, shared by the tests after it. */
 let jobId = 0;
@@ -85,7 +65,7 @@ test('add sources: an invalid line is named, then the job is followed live to it
   );
   await shot(page, 'sources-add-job');
 
-  const { body: job } = await api<{ stats: { segments_created: number; urls_failed: number } }>(
+  const { body: job } = await pageApi<{ stats: { segments_created: number; urls_failed: number } }>(
     page,
     'GET',
     `/sources/jobs/${jobId}`,
@@ -126,7 +106,7 @@ test('queue: the history tab shows the job, its errors name the 404 URL, and it 
   );
   await expect(relaunched).toBeVisible();
   const newId = Number(/as job (\d+)/.exec((await relaunched.textContent()) ?? '')?.[1]);
-  const { body: copy } = await api<{ priority: string; urls: string[] }>(
+  const { body: copy } = await pageApi<{ priority: string; urls: string[] }>(
     page,
     'GET',
     `/sources/jobs/${newId}`,
@@ -139,7 +119,7 @@ test('queue: the history tab shows the job, its errors name the 404 URL, and it 
 
 test('queue: a job is deleted only after confirmation', async ({ page }) => {
   await login(page);
-  const { body: created } = await api<{ job_id: number }>(page, 'POST', '/sources/process', {
+  const { body: created } = await pageApi<{ job_id: number }>(page, 'POST', '/sources/process', {
     urls: [`${FIXTURE_SITE_URL}/pages/7`],
     priority: 'low',
   });
@@ -158,7 +138,7 @@ test('queue: a job is deleted only after confirmation', async ({ page }) => {
   await page.getByRole('dialog').getByRole('button', { name: 'Delete job' }).click();
   await expect(toast(page, `Job ${created.job_id} deleted`)).toBeVisible();
   await expect(row).toBeHidden();
-  expect((await api(page, 'GET', `/sources/jobs/${created.job_id}`)).status).toBe(404);
+  expect((await pageApi(page, 'GET', `/sources/jobs/${created.job_id}`)).status).toBe(404);
 });
 
 test('queue: cancel all pending asks first, then says how many it cancelled', async ({ page }) => {
@@ -166,7 +146,7 @@ test('queue: cancel all pending asks first, then says how many it cancelled', as
   // Slow pages keep the worker busy so the later low-priority jobs wait.
   const ids: number[] = [];
   for (let i = 0; i < 4; i += 1) {
-    const { body } = await api<{ job_id: number }>(page, 'POST', '/sources/process', {
+    const { body } = await pageApi<{ job_id: number }>(page, 'POST', '/sources/process', {
       urls: [`${FIXTURE_SITE_URL}/slow?ms=3000&n=${i}`],
       priority: 'low',
     });
@@ -183,17 +163,17 @@ test('queue: cancel all pending asks first, then says how many it cancelled', as
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel pending jobs' }).click();
   const done = toast(page, /^(Cancelled \d+ pending jobs?|No pending job to cancel)$/);
   await expect(done).toBeVisible();
-  const { body: queue } = await api<{ total: number }>(page, 'GET', '/sources/jobs/queue');
+  const { body: queue } = await pageApi<{ total: number }>(page, 'GET', '/sources/jobs/queue');
   expect(queue.total).toBe(0);
   await shot(page, 'sources-queue-cancelled');
 
   // Leave nothing running for the tests after this one.
-  for (const id of ids) await api(page, 'POST', `/sources/jobs/${id}/cancel`);
+  for (const id of ids) await pageApi(page, 'POST', `/sources/jobs/${id}/cancel`);
 });
 
 test('queue: find a job by URL', async ({ page }) => {
   await login(page);
-  const probe = await api(page, 'GET', '/sources/jobs/find?q=1');
+  const probe = await pageApi(page, 'GET', '/sources/jobs/find?q=1');
   // Until the route exists, /sources/jobs/find falls to /sources/jobs/:id and answers 422.
   test.skip(probe.status !== 200, 'GET /sources/jobs/find is not served by this server yet');
   await page.goto('/dashboard/sources/queue');
@@ -221,7 +201,7 @@ test('manage sources: search, segments per source, delete a source with its snip
   );
   expect(segments).toBeGreaterThan(0);
 
-  const before = await api<{ total: number }>(
+  const before = await pageApi<{ total: number }>(
     page,
     'GET',
     `/snippets?source_url=${encodeURIComponent(HONEYBEES)}`,
@@ -235,7 +215,7 @@ test('manage sources: search, segments per source, delete a source with its snip
   await expect(toast(page, /^Source deleted with \d+ snippets?$/)).toBeVisible();
   await expect(page.getByText('No source matches')).toBeVisible();
 
-  const after = await api<{ total: number }>(
+  const after = await pageApi<{ total: number }>(
     page,
     'GET',
     `/snippets?source_url=${encodeURIComponent(HONEYBEES)}`,

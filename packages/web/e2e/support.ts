@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { CHROMIUM } from '../playwright.config';
@@ -36,4 +37,29 @@ export function totp(secret: string, at = Date.now()): string {
 
 export function toast(page: Page, text: string | RegExp) {
   return page.locator('.mantine-Notification-root').filter({ hasText: text });
+}
+
+/**
+ * Full-page screenshots for a human look, only when asked: ADAM_SHOTS=1 writes them to
+ * /tmp/shots, ADAM_SHOTS=<dir> to that folder.
+ */
+export async function shot(page: Page, name: string): Promise<void> {
+  const setting = process.env.ADAM_SHOTS;
+  if (!setting) return;
+  const dir = setting === '1' ? '/tmp/shots' : setting;
+  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  // Let charts and lazy panels settle before the picture.
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Calls the API as the logged-in console does (the session key from session storage). */
+export async function pageApi<T>(page: Page, method: string, apiPath: string, body?: unknown) {
+  const key = await page.evaluate(() => sessionStorage.getItem('adam.api_key') ?? '');
+  const response = await page.request.fetch(`/api/v1${apiPath}`, {
+    method,
+    headers: { 'X-API-Key': key },
+    data: body,
+  });
+  return { status: response.status(), body: (await response.json().catch(() => null)) as T };
 }

@@ -1,31 +1,11 @@
-import fs from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { login, requireChromium, toast } from './support';
+import { expect, test, type Locator } from '@playwright/test';
+import { login, requireChromium, toast, shot, pageApi } from './support';
 
 requireChromium();
 test.describe.configure({ mode: 'serial' });
 
 const WIKI = '/dashboard/model/playground/wikipedia';
 const RULES = '/dashboard/settings/scraping';
-
-// Screenshots for a human look, only when asked: ADAM_SHOTS=1.
-const SHOTS = process.env.ADAM_SHOTS ? '/tmp/shots' : null;
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
-
-/** Calls the API as the logged-in console does (the session key from session storage). */
-async function api<T>(page: Page, method: string, path: string, body?: unknown) {
-  const key = await page.evaluate(() => sessionStorage.getItem('adam.api_key') ?? '');
-  const response = await page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { 'X-API-Key': key },
-    data: body,
-  });
-  return { status: response.status(), body: (await response.json().catch(() => null)) as T };
-}
 
 const step = (list: Locator, id: string) => list.locator(`[data-step="${id}"]`);
 
@@ -103,7 +83,7 @@ test('encyclopedia: empty and missing titles, then fetch → analyse → save, t
 
   // The saved article's snippets exist on the server.
   const jobId = Number(await debug.getByTestId('debug-job-id').textContent());
-  const job = await api<{ status: string; stats: { segments_created?: number } }>(
+  const job = await pageApi<{ status: string; stats: { segments_created?: number } }>(
     page,
     'GET',
     `/sources/jobs/${jobId}`,
@@ -143,12 +123,12 @@ test('scraping rules: add, toggle (persisted), highlight from a link, edit inlin
   await expect(toast(page, /^Failed to add rule: .*already exists/)).toBeVisible();
 
   // More rules for the table, set up through the API.
-  await api(page, 'POST', '/rules/scraping', {
+  await pageApi(page, 'POST', '/rules/scraping', {
     domain: 'news.example.com',
     mode: 'selector',
     target: 'article .body',
   });
-  await api(page, 'POST', '/rules/scraping', { domain: 'spam.example.net', mode: 'deny' });
+  await pageApi(page, 'POST', '/rules/scraping', { domain: 'spam.example.net', mode: 'deny' });
 
   // Enabled off, persisted; then on again, persisted.
   await page.reload();
@@ -183,7 +163,7 @@ test('scraping rules: add, toggle (persisted), highlight from a link, edit inlin
   await news.getByRole('button', { name: 'Save' }).click();
   await expect(toast(page, 'Rule for news.example.com updated')).toBeVisible();
   await expect(news.getByText('deny')).toBeVisible();
-  const stored = await api<{ domain: string; mode: string; target: string | null }[]>(
+  const stored = await pageApi<{ domain: string; mode: string; target: string | null }[]>(
     page,
     'GET',
     '/rules/scraping',
