@@ -10,7 +10,6 @@ import {
   Checkbox,
   CloseButton,
   Group,
-  NumberInput,
   Pagination,
   Paper,
   SegmentedControl,
@@ -31,7 +30,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { SNIPPET_PAGE_SIZE, THEMES, type Snippet, type Theme } from '@adam/contracts';
+import { SNIPPET_PAGE_SIZE, type Snippet, type Theme } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
@@ -53,6 +52,7 @@ import {
   type ExportFormat,
   type SnippetListParams,
 } from './snippets.api';
+import { MinQualityInput, ThemeFilterSelect } from './SnippetFilterInputs';
 
 type SortBy = SnippetListParams['sort_by'];
 type BrowserTab = 'all' | ReportTab;
@@ -307,27 +307,8 @@ export function SnippetsBrowserScreen() {
                   onChange={(e) => setSearchInput(e.currentTarget.value)}
                   style={{ flex: 1, minWidth: 220 }}
                 />
-                <Select
-                  label="Theme"
-                  placeholder="All themes"
-                  data={[...THEMES]}
-                  value={theme}
-                  onChange={(v) => setTheme(v as Theme | null)}
-                  clearable
-                  w={160}
-                />
-                <NumberInput
-                  label="Min quality"
-                  placeholder="0 – 1"
-                  min={0}
-                  max={1}
-                  step={0.01}
-                  decimalScale={2}
-                  clampBehavior="strict"
-                  value={minQuality}
-                  onChange={setMinQuality}
-                  w={130}
-                />
+                <ThemeFilterSelect value={theme} onChange={setTheme} />
+                <MinQualityInput value={minQuality} onChange={setMinQuality} />
                 <Select
                   label="Sort by"
                   data={SORT_OPTIONS}

@@ -9,7 +9,6 @@ import {
   NumberInput,
   Paper,
   Progress,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -19,7 +18,6 @@ import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import {
   MAX_SEARCH_K,
   SNIPPET_SEARCH_K,
-  THEMES,
   type SnippetSearchRequest,
   type SnippetSearchResponse,
   type Theme,
@@ -31,6 +29,7 @@ import { formatNumber } from '../../lib/format';
 import { SNIPPET_MESSAGES } from './messages';
 import { SnippetDetailsModal } from './SnippetDetailsModal';
 import { useSnippetSearch } from './snippets.api';
+import { MinQualityInput, ThemeFilterSelect } from './SnippetFilterInputs';
 
 type Result = SnippetSearchResponse['results'][number];
 
@@ -173,27 +172,8 @@ export function SnippetsSearchScreen() {
                 onChange={setK}
                 w={120}
               />
-              <Select
-                label="Theme"
-                placeholder="All themes"
-                data={[...THEMES]}
-                value={theme}
-                onChange={(v) => setTheme(v as Theme | null)}
-                clearable
-                w={160}
-              />
-              <NumberInput
-                label="Min quality"
-                placeholder="0 – 1"
-                min={0}
-                max={1}
-                step={0.01}
-                decimalScale={2}
-                clampBehavior="strict"
-                value={minQuality}
-                onChange={setMinQuality}
-                w={130}
-              />
+              <ThemeFilterSelect value={theme} onChange={setTheme} />
+              <MinQualityInput value={minQuality} onChange={setMinQuality} />
               <Button
                 type="submit"
                 leftSection={<IconSearch size={16} />}
