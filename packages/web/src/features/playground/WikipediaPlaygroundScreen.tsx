@@ -122,24 +122,20 @@ function DebugPanel({
       {open ? (
         <Stack gap="md" mt="md" id="wiki-debug" aria-label="Debug panel">
           <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
-            <Stack gap="xs">
-              <Text size="sm" fw={600}>
-                Fetch
-              </Text>
-              <StepList steps={fetchSteps} label="Fetch steps (debug)" />
-            </Stack>
-            <Stack gap="xs">
-              <Text size="sm" fw={600}>
-                Analysis
-              </Text>
-              <StepList steps={analysisSteps} label="Analysis steps (debug)" />
-            </Stack>
-            <Stack gap="xs">
-              <Text size="sm" fw={600}>
-                Save
-              </Text>
-              <StepList steps={saveStepList} label="Save steps (debug)" />
-            </Stack>
+            {(
+              [
+                ['Fetch', fetchSteps],
+                ['Analysis', analysisSteps],
+                ['Save', saveStepList],
+              ] as const
+            ).map(([name, steps]) => (
+              <Stack gap="xs" key={name}>
+                <Text size="sm" fw={600}>
+                  {name}
+                </Text>
+                <StepList steps={steps} label={`${name} steps (debug)`} />
+              </Stack>
+            ))}
           </SimpleGrid>
           <Text size="sm">
             <Text span c="dimmed">
