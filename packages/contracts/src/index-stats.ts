@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SearchMode } from './snippets.js';
 
 export const IndexStats = z.object({
   total_vectors: z.number().int(),
@@ -35,4 +36,5 @@ export const IndexEntriesQuery = z.object({
 export const IndexSearchRequest = z.object({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
   k: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+  mode: SearchMode.default('hybrid'),
 });

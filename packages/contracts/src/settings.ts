@@ -33,6 +33,7 @@ export const PROCESSING_BOUNDS = {
   segment_max_sentences: { min: 1 },
   segment_overlap: { min: 0 },
   max_concurrent_scrapes: { min: 1 },
+  search_vector_weight: { min: 0, max: 1, step: 0.05 },
 } as const;
 
 const atLeast = (n: number) => int().min(n, `must be at least ${n}`);
@@ -54,6 +55,8 @@ export const ProcessingSettings = z
     segmenter_model: z.string().trim().min(1, 'is required').max(200),
     smart_segmentation: z.boolean(),
     max_concurrent_scrapes: atLeast(1).max(100, 'must be at most 100'),
+    /** Share of the vector score in hybrid search (the keyword score has the rest). */
+    search_vector_weight: ratio(),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -83,6 +86,7 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
   segmenter_model: 'builtin',
   smart_segmentation: true,
   max_concurrent_scrapes: 10,
+  search_vector_weight: 0.4,
 };
 
 export const METRICS_REFRESH_MIN_MS = 1000;

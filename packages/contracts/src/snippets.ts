@@ -9,6 +9,28 @@ export const SNIPPET_SEARCH_K = 5;
 export const INDEX_SEARCH_K = 10;
 export const MAX_SEARCH_K = 100;
 
+/**
+ * How a search finds snippets: `keyword` ranks by FTS5 bm25 over the stemmed words (any of
+ * them), `vector` by cosine in the index, `hybrid` by a weighted sum of both, normalised.
+ */
+export const SEARCH_MODES = ['hybrid', 'vector', 'keyword'] as const;
+export const SearchMode = z.enum(SEARCH_MODES, {
+  message: `must be one of ${SEARCH_MODES.join(', ')}`,
+});
+export type SearchMode = z.infer<typeof SearchMode>;
+
+/**
+ * How the listing's `search` words match: `any` word (ranked by relevance when sorted so),
+ * `all` of them (the last may be a prefix, as one types), or the exact `phrase`.
+ */
+export const TEXT_MATCHES = ['any', 'all', 'phrase'] as const;
+export const TextMatch = z.enum(TEXT_MATCHES, {
+  message: `must be one of ${TEXT_MATCHES.join(', ')}`,
+});
+export type TextMatch = z.infer<typeof TextMatch>;
+
+export const SNIPPET_SORTS = ['created_at', 'quality_score', 'word_count', 'relevance'] as const;
+
 export const SegmentationDiagnostic = z.object({
   snippet: z.string(),
   score: z.number(),
@@ -66,15 +88,15 @@ export const SnippetListQuery = z.object({
   per_page: optionalNumber(
     z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'),
   ).default(SNIPPET_PAGE_SIZE),
+  // Without a sort, a text search is ranked by relevance and any other listing by date.
   sort_by: z
-    .enum(['created_at', 'quality_score', 'word_count'], {
-      message: 'must be one of created_at, quality_score, word_count',
-    })
-    .default('created_at'),
+    .enum(SNIPPET_SORTS, { message: `must be one of ${SNIPPET_SORTS.join(', ')}` })
+    .optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('desc'),
   theme: z.preprocess((v) => (v === '' ? undefined : v), Theme.optional()),
   min_quality: optionalNumber(z.number().min(0, 'must be at least 0').max(1, 'must be at most 1')),
   search: z.string().trim().max(500).optional(),
+  match: TextMatch.default('any'),
   job_id: optionalNumber(z.number().int()),
   source_url: z.string().trim().max(2048).optional(),
 });
@@ -106,15 +128,29 @@ export const SnippetSearchRequest = z.object({
     .max(MAX_SEARCH_K, `must be at most ${MAX_SEARCH_K}`)
     .default(SNIPPET_SEARCH_K),
   filters: SearchFilters.optional(),
+  mode: SearchMode.default('hybrid'),
 });
 export type SnippetSearchRequest = z.input<typeof SnippetSearchRequest>;
 
+export const SEARCH_SIDES = ['keyword', 'vector'] as const;
+export const SearchSide = z.enum(SEARCH_SIDES);
+export type SearchSide = z.infer<typeof SearchSide>;
+
 export const SnippetSearchResult = Snippet.extend({
+  /** The score results are ranked by: the fused score in hybrid, else that side's own score. */
   similarity: z.number(),
   snippet_id: z.number().int(),
+  /** The sides whose candidate lists held this snippet. */
+  found_by: z.array(SearchSide),
+  /** Cosine similarity to the query (null when the snippet has no vector of this embedder). */
+  vector_score: z.number().nullable(),
+  /** bm25 relevance, higher is better (null when no query word is in the snippet). */
+  keyword_score: z.number().nullable(),
 });
+export type SnippetSearchResult = z.infer<typeof SnippetSearchResult>;
 export const SnippetSearchResponse = z.object({
   query: z.string(),
+  mode: SearchMode,
   results: z.array(SnippetSearchResult),
   total: z.number().int(),
   latency_ms: z.number(),

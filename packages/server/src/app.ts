@@ -151,7 +151,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return n ? `${n} job(s) are processing` : null;
     },
   });
-  const snippets = new SnippetService({ snippets: snippetRepo, index, embedder: engine, bus, log });
+  const snippets = new SnippetService({
+    snippets: snippetRepo,
+    index,
+    embedder: engine,
+    bus,
+    log,
+    vectorWeight: () => settings.get('processing').search_vector_weight,
+  });
   const ingestion = new IngestionService({ engine, snippets: snippetRepo, index, bus, log });
   const rules = new RuleService({ rules: new RuleRepository(db), log });
   const fetcher = new SafeFetcher({ allow: config.fetchAllow });

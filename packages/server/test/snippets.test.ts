@@ -109,7 +109,7 @@ describe('GET /snippets', () => {
     const text = (await get('/snippets?search=' + encodeURIComponent('chlorophyll'))).body;
     expect(text.total).toBeGreaterThan(0);
     expect(text.snippets.every((x: { text: string }) => /chlorophyll/i.test(x.text))).toBe(true);
-    const prefix = (await get('/snippets?search=volcanolog')).body;
+    const prefix = (await get('/snippets?search=volcanolog&match=all')).body;
     expect(prefix.snippets.some((x: { text: string }) => x.text.includes('Volcanologists'))).toBe(
       true,
     );
@@ -119,6 +119,39 @@ describe('GET /snippets', () => {
     expect((await get('/snippets?search=%21%21%21')).body.total).toBe(0);
     const none = (await get('/snippets?search=zzzqqq')).body;
     expect(none.total).toBe(0);
+  });
+
+  it('matches any stemmed word by default, ranked by relevance; all words or the phrase on demand', async () => {
+    // A question: no snippet holds all its words, several hold some; stemming meets
+    // "erupting" with "eruption" and "volcanoes" with "volcano".
+    const question = encodeURIComponent('Why are volcanoes erupting violently?');
+    const any = (await get(`/snippets?search=${question}`)).body;
+    expect(any.total).toBeGreaterThan(0);
+    expect(ids.volcanoes).toContain(any.snippets[0].id);
+    expect((await get(`/snippets?search=${question}&match=all`)).body.total).toBe(0);
+    const stem = (await get('/snippets?search=erupting&match=all')).body;
+    expect(stem.snippets.map((x: { id: number }) => x.id)).toEqual(
+      expect.arrayContaining([ids.volcanoes![0]]),
+    );
+    // Both words are in the stoicism article, not next to each other.
+    const apart = encodeURIComponent('calm virtue');
+    expect((await get(`/snippets?search=${apart}&match=all`)).body.total).toBeGreaterThan(0);
+    expect((await get(`/snippets?search=${apart}&match=phrase`)).body.total).toBe(0);
+    const exact = (
+      await get(`/snippets?search=${encodeURIComponent('with calm the events')}&match=phrase`)
+    ).body;
+    expect(exact.snippets.map((x: { id: number }) => x.id)).toEqual(
+      expect.arrayContaining([ids.stoicism![0]]),
+    );
+    // Stop words alone still search (nothing else is left to search for).
+    expect((await get('/snippets?search=the')).body.total).toBeGreaterThan(0);
+    // Sorting by a column keeps working with a search.
+    const byQuality = (await get(`/snippets?search=${question}&sort_by=quality_score&order=asc`))
+      .body.snippets as { quality_score: number }[];
+    expect(byQuality.map((x) => x.quality_score)).toEqual(
+      [...byQuality.map((x) => x.quality_score)].sort((a, b) => a - b),
+    );
+    expect((await get('/snippets?search=x&match=some')).status).toBe(422);
   });
 
   it('answers 422 for a bad sort field, order, page or min_quality', async () => {
@@ -159,6 +192,61 @@ describe('similarity search', () => {
     });
     expect(q2.body.results).toHaveLength(2);
     expect(ids.stoicism).toContain(q2.body.results[0].id);
+  });
+
+  it('searches in hybrid mode by default, saying which side found each result and both scores', async () => {
+    const r = await post('/snippets/search', { query: 'How do plants turn light into sugar?' });
+    expect(r.body.mode).toBe('hybrid');
+    const top = r.body.results[0];
+    expect(top.found_by).toEqual(expect.arrayContaining(['keyword', 'vector']));
+    expect(top.vector_score).toBeGreaterThan(0);
+    expect(top.keyword_score).toBeGreaterThan(0);
+    expect(top.similarity).toBeLessThanOrEqual(1);
+    const scores = r.body.results.map((x: { similarity: number }) => x.similarity);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('keyword mode ranks by bm25 and finds only snippets holding a query word', async () => {
+    const r = await post('/snippets/search', {
+      query: 'what does chlorophyll absorb?',
+      k: 10,
+      mode: 'keyword',
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.results.length).toBeGreaterThan(0);
+    for (const x of r.body.results) {
+      expect(x.text).toMatch(/chlorophyll|absorb/i);
+      expect(x.found_by).toEqual(['keyword']);
+      expect(x.vector_score).toBeNull();
+      expect(x.similarity).toBe(x.keyword_score);
+    }
+    expect(ids.photosynthesis).toContain(r.body.results[0].id);
+  });
+
+  it('finds a question that shares no word with its answer by vector and hybrid, not by keyword', async () => {
+    const query = 'ancient sages teaching serenity';
+    const words = query.split(' ');
+    const stoic = ids.stoicism!;
+    // The premise: none of the words is in the stoicism article.
+    for (const w of words) expect(ARTICLES.stoicism.toLowerCase()).not.toContain(w);
+    const keyword = await post('/snippets/search', { query, k: 10, mode: 'keyword' });
+    expect(keyword.body.results.filter((x: { id: number }) => stoic.includes(x.id))).toEqual([]);
+    for (const mode of ['vector', 'hybrid']) {
+      const r = await post('/snippets/search', { query, k: 3, mode });
+      expect(r.body.mode).toBe(mode);
+      expect(stoic, mode).toContain(r.body.results[0].id);
+      expect(r.body.results[0].found_by).toContain('vector');
+    }
+    const vector = await post('/snippets/search', { query, k: 3, mode: 'vector' });
+    expect(vector.body.results[0].similarity).toBe(vector.body.results[0].vector_score);
+  });
+
+  it('answers 422 for an unknown mode, on both search calls', async () => {
+    for (const p of ['/snippets/search', '/admin/index/search']) {
+      const r = await post(p, { query: 'x', mode: 'fuzzy' });
+      expect(r.status, p).toBe(422);
+      expect(r.body.detail).toMatch(/mode/);
+    }
   });
 
   it('applies filters', async () => {

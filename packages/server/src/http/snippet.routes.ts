@@ -127,7 +127,8 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
             per_page: req.query.per_page,
             search: req.query.search,
             theme: req.query.theme,
-            sort_by: 'created_at',
+            match: 'any',
+            sort_by: req.query.search ? 'relevance' : 'created_at',
             order: 'desc',
           },
           { indexedOnly: true },
@@ -144,7 +145,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
           response: { 200: SnippetSearchResponse, 422: ErrorBody },
         },
       },
-      async (req) => snippets.search({ query: req.body.query, k: req.body.k }),
+      async (req) => snippets.search({ ...req.body }),
     );
   };
 }

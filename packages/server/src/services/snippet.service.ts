@@ -16,20 +16,15 @@ import { AppError, NotFound } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { SnippetFilter, SnippetRepository, SnippetRow } from '../store/snippet.repository.js';
+import { dot } from '../embedding/embedder.js';
+import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
 import { blobToVector, type IndexService, type ReconcileReport } from './index.service.js';
 
 /** Consistency lists are capped; the summary always counts everything. */
 export const CONSISTENCY_LIST_LIMIT = 1000;
 
-/** User text → a safe FTS5 query: every word must appear, the last may be a prefix. */
-export function ftsQuery(search: string): string | null {
-  const words = search.match(/[\p{L}\p{N}]+/gu);
-  if (!words || words.length === 0) return null;
-  return words
-    .slice(0, 32)
-    .map((w, i, all) => `"${w}"${i === all.length - 1 ? '*' : ''}`)
-    .join(' ');
-}
+/** Candidates taken from each side in hybrid mode (more when k is larger). */
+export const HYBRID_DEPTH = 50;
 
 export function toSnippet(r: SnippetRow): Snippet {
   let metadata: Record<string, unknown> = {};
@@ -68,6 +63,8 @@ export class SnippetService {
       embedder: Embedder;
       bus: EventBus;
       log: Logger;
+      /** The processing setting `search_vector_weight`, read at each search. */
+      vectorWeight: () => number;
     },
   ) {}
 
@@ -80,13 +77,13 @@ export class SnippetService {
       source_url: q.source_url || undefined,
     };
     if (q.search) {
-      const match = ftsQuery(q.search);
+      const match = ftsMatch(q.search, q.match);
       if (!match) return { snippets: [], total: 0, page: q.page, per_page: q.per_page };
       filter.match = match;
     }
     const { rows, total } = this.deps.snippets.listPage(
       filter,
-      q.sort_by,
+      q.sort_by ?? (filter.match ? 'relevance' : 'created_at'),
       q.order,
       q.per_page,
       (q.page - 1) * q.per_page,
@@ -100,42 +97,119 @@ export class SnippetService {
     return toSnippet(row);
   }
 
-  /** Similarity search: the query is embedded like the snippets and looked up in the index. */
+  /**
+   * Search in one of three modes. `vector`: the query embedded like the snippets and looked up
+   * in the index. `keyword`: FTS5 bm25 over the stemmed words, any of them. `hybrid`: both lists
+   * of candidates, each completed with the other side's score, ranked by the weighted sum of the
+   * normalised scores (weight from the processing settings).
+   */
   async search(req: SearchRequest): Promise<SnippetSearchResponse> {
     const started = performance.now();
-    const [vector] = await this.deps.embedder.embed([req.query]);
-    let filter: ((key: number) => boolean) | undefined;
     const f = req.filters;
-    if (f && Object.values(f).some((v) => v !== undefined)) {
-      const allowed = new Set(
-        this.deps.snippets.idsMatching({
-          theme: f.theme,
-          min_quality: f.min_quality,
-          job_id: f.job_id,
-          source_url: f.source_url,
-        }),
-      );
-      filter = (key) => allowed.has(key);
+    const rowFilter: SnippetFilter = {
+      theme: f?.theme,
+      min_quality: f?.min_quality,
+      job_id: f?.job_id,
+      source_url: f?.source_url,
+    };
+    const filtered = Object.values(rowFilter).some((v) => v !== undefined);
+    // Deeper lists than k, so that a snippet second on both sides can reach the top.
+    const depth = req.mode === 'hybrid' ? Math.max(HYBRID_DEPTH, req.k * 2) : req.k;
+    const candidates = new Map<number, SearchCandidate>();
+    const candidate = (id: number) => {
+      let c = candidates.get(id);
+      if (!c) candidates.set(id, (c = { id, keyword: null, vector: null, foundBy: [] }));
+      return c;
+    };
+
+    const match = req.mode === 'vector' ? null : ftsMatch(req.query, 'any');
+    if (match) {
+      for (const h of this.deps.snippets.keywordSearch(match, depth, rowFilter)) {
+        const c = candidate(h.id);
+        c.keyword = -h.bm25;
+        c.foundBy.push('keyword');
+      }
     }
-    const { hits } = this.deps.index.search(
-      vector!,
-      req.k,
-      `${req.query}\u0000${JSON.stringify(f ?? {})}`,
-      filter,
-    );
+
+    let queryVector: Float32Array | null = null;
+    if (req.mode !== 'keyword') {
+      queryVector = (await this.deps.embedder.embed([req.query]))[0]!;
+      let allowed: ((key: number) => boolean) | undefined;
+      if (filtered) {
+        const ids = new Set(this.deps.snippets.idsMatching(rowFilter));
+        allowed = (key) => ids.has(key);
+      }
+      const { hits } = await this.deps.index.search(
+        queryVector,
+        depth,
+        `${req.query}\u0000${JSON.stringify(f ?? {})}`,
+        allowed,
+      );
+      for (const h of hits) {
+        const c = candidate(h.key);
+        c.vector = h.similarity;
+        c.foundBy.push('vector');
+      }
+    }
+
+    if (req.mode === 'hybrid') this.completeScores(candidates, match, queryVector!);
+
+    const ranked =
+      req.mode === 'hybrid'
+        ? fuseScores([...candidates.values()], this.deps.vectorWeight())
+        : [...candidates.values()]
+            .map((c) => ({ candidate: c, score: (req.mode === 'vector' ? c.vector : c.keyword)! }))
+            .sort((a, b) => b.score - a.score || a.candidate.id - b.candidate.id);
+    const top = ranked.slice(0, req.k);
     const rows = new Map(
-      this.deps.snippets.findByIds(hits.map((h) => h.key)).map((r) => [r.id, r]),
+      this.deps.snippets.findByIds(top.map((r) => r.candidate.id)).map((r) => [r.id, r]),
     );
-    const results = hits
-      .filter((h) => rows.has(h.key))
-      .map((h) => ({
-        ...toSnippet(rows.get(h.key)!),
-        snippet_id: h.key,
-        similarity: round(h.similarity, 4),
+    const results = top
+      .filter((r) => rows.has(r.candidate.id))
+      .map(({ candidate: c, score }) => ({
+        ...toSnippet(rows.get(c.id)!),
+        snippet_id: c.id,
+        similarity: round(score, 4),
+        found_by: c.foundBy,
+        vector_score: c.vector === null ? null : round(c.vector, 4),
+        keyword_score: c.keyword === null ? null : round(c.keyword, 4),
       }));
     const latency = performance.now() - started;
-    this.deps.index.recordLatency(latency);
-    return { query: req.query, results, total: results.length, latency_ms: round(latency, 2) };
+    if (req.mode !== 'keyword') this.deps.index.recordLatency(latency);
+    return {
+      query: req.query,
+      mode: req.mode,
+      results,
+      total: results.length,
+      latency_ms: round(latency, 2),
+    };
+  }
+
+  /**
+   * Gives each candidate the score of the side that did not find it: bm25 for the query's
+   * words (exact, from FTS5), cosine from the stored vector (when of the active embedder).
+   */
+  private completeScores(
+    candidates: Map<number, SearchCandidate>,
+    match: string | null,
+    queryVector: Float32Array,
+  ): void {
+    const noKeyword = [...candidates.values()].filter((c) => c.keyword === null).map((c) => c.id);
+    if (match && noKeyword.length) {
+      for (const [id, bm25] of this.deps.snippets.keywordScores(match, noKeyword))
+        candidates.get(id)!.keyword = -bm25;
+    }
+    const noVector = [...candidates.values()].filter((c) => c.vector === null).map((c) => c.id);
+    if (noVector.length) {
+      for (const [id, e] of this.deps.snippets.embeddings(noVector)) {
+        if (
+          e.embedding &&
+          e.embedder_id === this.deps.embedder.id &&
+          e.embedding.byteLength === queryVector.length * 4
+        )
+          candidates.get(id)!.vector = dot(queryVector, blobToVector(e.embedding));
+      }
+    }
   }
 
   /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */

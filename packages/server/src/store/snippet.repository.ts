@@ -37,8 +37,8 @@ export interface SnippetFilter {
   indexed_only?: boolean;
 }
 
-export const SNIPPET_SORTS = ['created_at', 'quality_score', 'word_count'] as const;
-export type SnippetSort = (typeof SNIPPET_SORTS)[number];
+/** `relevance` is bm25 order, and only means something with a text match. */
+export type SnippetSort = 'created_at' | 'quality_score' | 'word_count' | 'relevance';
 
 const COLUMNS = `s.id, s.text, s.text_hash, s.theme, s.quality_score, s.language, s.word_count, s.size_bytes,
   s.source_title, s.source_url, s.job_id, s.metadata, s.embedder_id, s.faiss_id, s.index_pending,
@@ -126,10 +126,15 @@ export class SnippetRepository {
     const w = this.where(f);
     const from = w.fts ? 'snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id' : 'snippets s';
     const dir = order === 'asc' ? 'ASC' : 'DESC';
+    // bm25 is lower for better matches: "desc" relevance (best first) is ascending bm25.
+    const orderBy =
+      sort === 'relevance'
+        ? w.fts
+          ? `bm25(snippets_fts) ${order === 'asc' ? 'DESC' : 'ASC'}, s.id DESC`
+          : `s.created_at ${dir}, s.id ${dir}`
+        : `s.${sort} ${dir}, s.id ${dir}`;
     const rows = this.db
-      .prepare(
-        `SELECT ${COLUMNS} FROM ${from} ${w.sql} ORDER BY s.${sort} ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
-      )
+      .prepare(`SELECT ${COLUMNS} FROM ${from} ${w.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
       .all(...w.params, limit, offset) as SnippetRow[];
     const total = this.db
       .prepare(`SELECT COUNT(*) FROM ${from} ${w.sql}`)
@@ -167,6 +172,22 @@ export class SnippetRepository {
          ${w.sql} ORDER BY bm25 LIMIT ?`,
       )
       .all(...w.params, limit) as { id: number; bm25: number }[];
+  }
+
+  /** bm25 of these rows for a MATCH expression (lower is better); rows without a match are absent. */
+  keywordScores(match: string, ids: readonly number[]): Map<number, number> {
+    const out = new Map<number, number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(
+          `SELECT rowid AS id, bm25(snippets_fts) AS bm25 FROM snippets_fts
+           WHERE snippets_fts MATCH ? AND rowid IN (${chunk.map(() => '?').join(',')})`,
+        )
+        .all(match, ...chunk) as { id: number; bm25: number }[];
+      for (const r of rows) out.set(r.id, r.bm25);
+    }
+    return out;
   }
 
   count(): number {

@@ -77,6 +77,7 @@ describe('Index Statistics', () => {
     expect(callsTo('POST', '/admin/index/search')[0]?.body).toEqual({
       query: 'honey',
       k: INDEX_SEARCH_K,
+      mode: 'hybrid',
     });
   });
 });
@@ -97,12 +98,20 @@ describe('Index Search', () => {
     expect(k).toHaveValue(String(INDEX_SEARCH_K));
     await u.clear(k);
     await u.type(k, '3');
+    await u.click(screen.getByRole('radio', { name: 'Vector' }));
     await u.click(screen.getByRole('button', { name: 'Search' }));
     const table = await screen.findByRole('table', { name: 'Search results' });
     expect(within(table).getByText('#5')).toBeInTheDocument();
     expect(within(table).getByText('science')).toBeInTheDocument();
     expect(within(table).getByText('0.82')).toBeInTheDocument();
-    expect(callsTo('POST', '/admin/index/search')[0]?.body).toEqual({ query: 'bees', k: 3 });
+    expect(within(table).getByTestId('found-by')).toHaveTextContent(
+      'keywordvectorv 0.700 · k 5.00',
+    );
+    expect(callsTo('POST', '/admin/index/search')[0]?.body).toEqual({
+      query: 'bees',
+      k: 3,
+      mode: 'vector',
+    });
   });
 
   it("says 'Search failed' on a failed search", async () => {

@@ -13,9 +13,15 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
-import { INDEX_SEARCH_K, MAX_SEARCH_K, type SnippetSearchResponse } from '@adam/contracts';
+import {
+  INDEX_SEARCH_K,
+  MAX_SEARCH_K,
+  type SearchMode,
+  type SnippetSearchResponse,
+} from '@adam/contracts';
 import { EmptyState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
+import { FoundBy, SEARCH_MODE_LABELS, SearchModeControl } from '../../components/SearchMode';
 import { formatNumber } from '../../lib/format';
 import { useIndexSearch } from './index.api';
 import { INDEX_MESSAGES } from './messages';
@@ -40,7 +46,8 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={90}>Snippet</Table.Th>
-            <Table.Th w={150}>Similarity</Table.Th>
+            <Table.Th w={150}>Score</Table.Th>
+            <Table.Th w={190}>Found by</Table.Th>
             <Table.Th>Text</Table.Th>
             <Table.Th w={110}>Theme</Table.Th>
             <Table.Th w={80}>Quality</Table.Th>
@@ -52,6 +59,9 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
               <Table.Td className="tabular-nums">#{r.snippet_id}</Table.Td>
               <Table.Td>
                 <SimilarityBar value={r.similarity} />
+              </Table.Td>
+              <Table.Td>
+                <FoundBy result={r} />
               </Table.Td>
               <Table.Td>
                 <Text size="sm" lineClamp={2}>
@@ -86,6 +96,7 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
 export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: number }) {
   const [query, setQuery] = useState('');
   const [k, setK] = useState<number | string>(INDEX_SEARCH_K);
+  const [mode, setMode] = useState<SearchMode>('hybrid');
   const search = useIndexSearch();
   const trimmed = query.trim();
   const kValue = typeof k === 'number' ? k : Number(k) || INDEX_SEARCH_K;
@@ -94,38 +105,41 @@ export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: numb
     event.preventDefault();
     // Spec 002 §5: searches need a non-empty query.
     if (!trimmed) return;
-    search.mutate({ query: trimmed, k: kValue });
+    search.mutate({ query: trimmed, k: kValue, mode });
   };
 
   return (
     <Stack gap="md">
       <form onSubmit={submit}>
-        <Group align="flex-end" gap="sm" wrap="nowrap">
-          <TextInput
-            label="Query"
-            placeholder="What are you looking for?"
-            value={query}
-            onChange={(e) => setQuery(e.currentTarget.value)}
-            leftSection={<IconSearch size={16} />}
-            style={{ flex: 1 }}
-            data-autofocus
-          />
-          <NumberInput
-            label="k"
-            title={`Number of results, 1 to ${MAX_SEARCH_K}`}
-            value={k}
-            onChange={setK}
-            min={1}
-            max={MAX_SEARCH_K}
-            allowDecimal={false}
-            allowNegative={false}
-            clampBehavior="strict"
-            w={100}
-          />
-          <Button type="submit" disabled={!trimmed} loading={search.isPending}>
-            Search
-          </Button>
-        </Group>
+        <Stack gap="xs">
+          <Group align="flex-end" gap="sm" wrap="nowrap">
+            <TextInput
+              label="Query"
+              placeholder="What are you looking for?"
+              value={query}
+              onChange={(e) => setQuery(e.currentTarget.value)}
+              leftSection={<IconSearch size={16} />}
+              style={{ flex: 1 }}
+              data-autofocus
+            />
+            <NumberInput
+              label="k"
+              title={`Number of results, 1 to ${MAX_SEARCH_K}`}
+              value={k}
+              onChange={setK}
+              min={1}
+              max={MAX_SEARCH_K}
+              allowDecimal={false}
+              allowNegative={false}
+              clampBehavior="strict"
+              w={100}
+            />
+            <Button type="submit" disabled={!trimmed} loading={search.isPending}>
+              Search
+            </Button>
+          </Group>
+          <SearchModeControl value={mode} onChange={setMode} />
+        </Stack>
       </form>
 
       {search.isError ? (
@@ -143,8 +157,8 @@ export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: numb
         <Stack gap="xs">
           <Text size="sm" c="dimmed" className="tabular-nums">
             {formatNumber(search.data.results.length)} result
-            {search.data.results.length === 1 ? '' : 's'} for “{search.data.query}” in{' '}
-            {formatNumber(search.data.latency_ms, 1)} ms
+            {search.data.results.length === 1 ? '' : 's'} for “{search.data.query}” (
+            {SEARCH_MODE_LABELS[search.data.mode]}) in {formatNumber(search.data.latency_ms, 1)} ms
           </Text>
           {search.data.results.length ? (
             <Paper withBorder radius="md">

@@ -1,7 +1,7 @@
 /** Fetchers, query keys and hooks of the index calls (spec 002 §7: /admin/index/...). */
 import { useEffect } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { IndexStats, Snippet, SnippetSearchResponse } from '@adam/contracts';
+import type { IndexStats, SearchMode, Snippet, SnippetSearchResponse } from '@adam/contracts';
 import { api } from '../../api/client';
 import { toast } from '../../layout/toasts';
 import { INDEX_MESSAGES } from './messages';
@@ -36,6 +36,7 @@ export interface IndexEntryList {
 export interface IndexSearchBody {
   query: string;
   k: number;
+  mode: SearchMode;
 }
 
 /** A failed load shows the spec's text once per failure (a failing poll does not stack copies). */

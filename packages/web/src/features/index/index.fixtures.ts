@@ -44,7 +44,15 @@ export function snippet(id: number, over: Partial<Snippet> = {}): Snippet {
 export function searchResponse(query: string, ids: number[]): SnippetSearchResponse {
   return {
     query,
-    results: ids.map((id, i) => ({ ...snippet(id), snippet_id: id, similarity: 0.9 - i * 0.1 })),
+    mode: 'hybrid',
+    results: ids.map((id, i) => ({
+      ...snippet(id),
+      snippet_id: id,
+      similarity: 0.9 - i * 0.1,
+      found_by: ['keyword', 'vector'],
+      vector_score: 0.7 - i * 0.1,
+      keyword_score: 5 - i,
+    })),
     total: ids.length,
     latency_ms: 1.5,
   };

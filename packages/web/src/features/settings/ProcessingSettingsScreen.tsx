@@ -34,7 +34,10 @@ type ProcessingForm = {
 };
 type FieldErrors = Partial<Record<keyof ProcessingSettings, string>>;
 
-const QUALITY_FIELDS: { field: Exclude<NumericField, 'embedding_batch_size'>; label: string }[] = [
+const QUALITY_FIELDS: {
+  field: Exclude<NumericField, 'embedding_batch_size' | 'search_vector_weight'>;
+  label: string;
+}[] = [
   { field: 'min_quality_score', label: 'Min Quality Score' },
   { field: 'min_content_length', label: 'Min Content Length' },
   { field: 'min_word_count', label: 'Min Word Count' },
@@ -64,9 +67,10 @@ const FIELD_ORDER: (keyof ProcessingSettings)[] = [
   'segmenter_model',
   'smart_segmentation',
   'max_concurrent_scrapes',
+  'search_vector_weight',
 ];
 
-/** The fifteen fields as sent: numbers as numbers, an emptied number input as null. */
+/** The sixteen fields as sent: numbers as numbers, an emptied number input as null. */
 function toPayload(form: ProcessingForm): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) {
@@ -208,6 +212,21 @@ export function ProcessingSettingsScreen() {
             mt={{ sm: 30 }}
           />
         </SimpleGrid>
+      </SettingsCard>
+
+      <SettingsCard title="Search">
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>
+            <NumberInput
+              label="Hybrid Vector Weight"
+              description="Share of meaning (vectors) in hybrid search; the words (bm25) have the rest."
+              {...boundsProps('search_vector_weight')}
+              value={form.search_vector_weight}
+              onChange={(v) => set('search_vector_weight', v)}
+              error={errors.search_vector_weight}
+            />
+          </Grid.Col>
+        </Grid>
       </SettingsCard>
 
       <div>

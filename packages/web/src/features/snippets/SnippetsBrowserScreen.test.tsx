@@ -59,6 +59,8 @@ describe('Snippets browser: the list call', () => {
         theme: 'philosophy',
         min_quality: '0.75',
         search: 'honey',
+        // The browser's filter narrows as one types: every word, the last a prefix.
+        match: 'all',
       }),
     );
   });

@@ -10,9 +10,24 @@ const SEARCH = '/dashboard/snippets/search';
 
 const answer = {
   query: 'honey',
+  mode: 'hybrid',
   results: [
-    { ...snippet(3), snippet_id: 3, similarity: 0.8123 },
-    { ...snippet(4, { quality_score: 0.3, theme: 'general' }), snippet_id: 4, similarity: 0.5 },
+    {
+      ...snippet(3),
+      snippet_id: 3,
+      similarity: 0.8123,
+      found_by: ['keyword', 'vector'],
+      vector_score: 0.6412,
+      keyword_score: 7.25,
+    },
+    {
+      ...snippet(4, { quality_score: 0.3, theme: 'general' }),
+      snippet_id: 4,
+      similarity: 0.5,
+      found_by: ['vector'],
+      vector_score: 0.5,
+      keyword_score: null,
+    },
   ],
   total: 2,
   latency_ms: 12.34,
@@ -41,7 +56,16 @@ describe('Snippets search', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     const results = await screen.findAllByTestId('search-result');
     expect(results).toHaveLength(2);
-    expect(callsTo('POST', '/snippets/search')[0]?.body).toEqual({ query: 'honey', k: 5 });
+    expect(callsTo('POST', '/snippets/search')[0]?.body).toEqual({
+      query: 'honey',
+      k: 5,
+      mode: 'hybrid',
+    });
+    expect(within(results[0]!).getByTestId('found-by')).toHaveTextContent(
+      'keywordvectorv 0.641 · k 7.25',
+    );
+    expect(within(results[1]!).getByTestId('found-by')).toHaveTextContent('vectorv 0.500 · k –');
+    expect(screen.getByText(/2 result\(s\) for “honey” · Hybrid/)).toBeInTheDocument();
     expect(within(results[0]!).getByText('0.8123')).toBeInTheDocument();
     expect(within(results[0]!).getByText('0.82')).toBeInTheDocument();
     expect(within(results[1]!).getByText('general')).toBeInTheDocument();
@@ -53,11 +77,13 @@ describe('Snippets search', () => {
     await user.click(screen.getByLabelText('Theme', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'science' }));
     await user.type(screen.getByLabelText('Min quality'), '0.5');
+    await user.click(screen.getByRole('radio', { name: 'Keyword' }));
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(callsTo('POST', '/snippets/search')).toHaveLength(2));
     expect(callsTo('POST', '/snippets/search')[1]?.body).toEqual({
       query: 'honey',
       k: 20,
+      mode: 'keyword',
       filters: { theme: 'science', min_quality: 0.5 },
     });
   });

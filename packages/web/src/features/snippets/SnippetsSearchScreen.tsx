@@ -18,11 +18,13 @@ import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
 import {
   MAX_SEARCH_K,
   SNIPPET_SEARCH_K,
+  type SearchMode,
   type SnippetSearchRequest,
   type SnippetSearchResponse,
   type Theme,
 } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { FoundBy, SEARCH_MODE_LABELS, SearchModeControl } from '../../components/SearchMode';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState } from '../../components/QueryState';
 import { formatNumber } from '../../lib/format';
@@ -44,6 +46,7 @@ export function buildSearchRequest(form: {
   k: number | string;
   theme: Theme | null;
   minQuality: number | string;
+  mode: SearchMode;
 }): SnippetSearchRequest {
   const k = Math.round(toNumber(form.k) ?? SNIPPET_SEARCH_K);
   const minQuality = toNumber(form.minQuality);
@@ -53,6 +56,7 @@ export function buildSearchRequest(form: {
   return {
     query: form.query.trim(),
     k: Math.min(MAX_SEARCH_K, Math.max(1, k)),
+    mode: form.mode,
     ...(Object.keys(filters).length ? { filters } : {}),
   };
 }
@@ -82,6 +86,7 @@ function ResultCard({
             <Text size="xs" c="dimmed">
               Snippet {result.snippet_id}
             </Text>
+            <FoundBy result={result} />
           </Group>
           <Group gap="xs" wrap="nowrap" w={200}>
             <Progress
@@ -89,9 +94,9 @@ function ResultCard({
               size="sm"
               radius="xl"
               style={{ flex: 1 }}
-              aria-label="Similarity"
+              aria-label="Score"
             />
-            <Text size="sm" fw={600} className="tabular-nums" title="Similarity">
+            <Text size="sm" fw={600} className="tabular-nums" title="Score">
               {result.similarity.toFixed(4)}
             </Text>
           </Group>
@@ -122,6 +127,7 @@ export function SnippetsSearchScreen() {
   const [k, setK] = useState<number | string>(SNIPPET_SEARCH_K);
   const [theme, setTheme] = useState<Theme | null>(null);
   const [minQuality, setMinQuality] = useState<number | string>('');
+  const [mode, setMode] = useState<SearchMode>('hybrid');
   const [opened, setOpened] = useState<Result | null>(null);
   // Snippets deleted from the modal leave the results shown.
   const [deleted, setDeleted] = useState<ReadonlySet<number>>(new Set());
@@ -130,7 +136,7 @@ export function SnippetsSearchScreen() {
 
   const submit = () => {
     if (blank) return;
-    search.mutate(buildSearchRequest({ query, k, theme, minQuality }));
+    search.mutate(buildSearchRequest({ query, k, theme, minQuality, mode }));
   };
 
   const answer = search.data;
@@ -140,7 +146,7 @@ export function SnippetsSearchScreen() {
     <Stack gap="lg">
       <PageHeader
         title="Snippets Search"
-        description="Find the snippets closest in meaning to a question or a phrase."
+        description="Find the snippets that answer a question or match a phrase, by meaning and by words."
       />
 
       <Paper withBorder radius="md" p="md">
@@ -183,9 +189,12 @@ export function SnippetsSearchScreen() {
                 Search
               </Button>
             </Group>
-            <Text size="xs" c="dimmed" mih={18}>
-              {blank ? SNIPPET_MESSAGES.emptyQuery : null}
-            </Text>
+            <Group justify="space-between" align="flex-start">
+              <SearchModeControl value={mode} onChange={setMode} />
+              <Text size="xs" c="dimmed" mih={18}>
+                {blank ? SNIPPET_MESSAGES.emptyQuery : null}
+              </Text>
+            </Group>
           </Stack>
         </form>
       </Paper>
@@ -205,7 +214,8 @@ export function SnippetsSearchScreen() {
         <Stack gap="sm">
           <Group justify="space-between">
             <Text size="sm" c="dimmed">
-              {formatNumber(answer.total)} result(s) for “{answer.query}”
+              {formatNumber(answer.total)} result(s) for “{answer.query}” ·{' '}
+              {SEARCH_MODE_LABELS[answer.mode]}
             </Text>
             <Text size="sm" c="dimmed" className="tabular-nums" data-testid="search-latency">
               {formatNumber(answer.latency_ms, 2)} ms
@@ -225,7 +235,7 @@ export function SnippetsSearchScreen() {
       ) : !search.isError ? (
         <EmptyState
           title="Search the snippets"
-          description="Type a query and press Search: the closest snippets are listed with their similarity, quality, theme and source."
+          description="Type a query and press Search: the best snippets are listed with their score, which side found them (words, meaning or both), quality, theme and source."
         />
       ) : null}
 

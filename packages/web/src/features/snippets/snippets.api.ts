@@ -13,6 +13,7 @@ import type {
   SnippetListQuery,
   SnippetSearchRequest,
   SnippetSearchResponse,
+  TextMatch,
   Theme,
 } from '@adam/contracts';
 import { api, isApiError, type DownloadedFile } from '../../api/client';
@@ -38,6 +39,7 @@ export interface SnippetListParams {
   theme?: Theme;
   min_quality?: number;
   search?: string;
+  match?: TextMatch;
   job_id?: number;
   source_url?: string;
 }
