@@ -95,12 +95,14 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
     vectorWeight: () => weight,
   });
 
+  const ranked = new Map<string, string[][]>();
   const rankings = async (mode: SearchMode) => {
     const out: string[][] = [];
     for (const q of set.queries) {
       const res = await service.search({ query: q.text, k: 10, mode });
       out.push(res.results.map((r) => docIdOf.get(r.id)!));
     }
+    ranked.set(`${mode} ${weight}`, out);
     return scoreRankings(set, (_q, i) => out[i]!);
   };
 
@@ -112,12 +114,13 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
   const plainStmt = db.prepare(
     'SELECT rowid AS id FROM plain_fts WHERE plain_fts MATCH ? ORDER BY bm25(plain_fts) LIMIT 10',
   );
-  const plain = scoreRankings(set, (q) => {
+  const plainRanked = set.queries.map((q) => {
     const words = [...new Set(queryWords(q.text).map((w) => w.toLowerCase()))];
     if (!words.length) return [];
     const hits = plainStmt.pluck().all(words.map((w) => `"${w}"`).join(' OR ')) as number[];
     return hits.map((id) => docIdOf.get(id)!);
   });
+  const plain = scoreRankings(set, (_q, i) => plainRanked[i]!);
 
   const row = (label: string, r: ReturnType<typeof scoreRankings>) =>
     [label, r.ndcg10.toFixed(3), r.recall10.toFixed(3), r.mrr10.toFixed(3)] as const;
@@ -134,6 +137,33 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
     ],
   );
   console.log();
+  const kinds = [...new Set(set.queries.map((q) => (q as { kind?: string }).kind))];
+  if (kinds.every((k) => k !== undefined)) {
+    // nDCG@10 of each kind of question (how many words it shares with its answers).
+    const byKind = (out: string[][]) =>
+      kinds.map((kind) => {
+        const picked = set.queries.flatMap((q, i) =>
+          (q as { kind?: string }).kind === kind ? [i] : [],
+        );
+        const sub = { docs: set.docs, queries: picked.map((i) => set.queries[i]!) };
+        return scoreRankings(sub, (_q, j) => out[picked[j]!]!).ndcg10.toFixed(3);
+      });
+    table(
+      [
+        'nDCG@10 by kind of question',
+        ...kinds.map(
+          (k) => `${k} (${set.queries.filter((q) => (q as { kind?: string }).kind === k).length})`,
+        ),
+      ],
+      [
+        ['reference: plain bm25', ...byKind(plainRanked)],
+        ['keyword', ...byKind(ranked.get(`keyword ${DEFAULT_WEIGHT}`)!)],
+        ['vector', ...byKind(ranked.get(`vector ${DEFAULT_WEIGHT}`)!)],
+        ['hybrid', ...byKind(ranked.get(`hybrid ${DEFAULT_WEIGHT}`)!)],
+      ],
+    );
+    console.log();
+  }
   const sweep: (readonly string[])[] = [];
   for (const w of WEIGHTS) {
     weight = w;

@@ -100,11 +100,15 @@ test("index search finds 'honey' with its similarity", async ({ page, request })
   await login(page);
   await page.goto('/dashboard/index/search');
   await page.getByLabel('Query').fill('honey');
-  await expect(page.getByLabel('k')).toHaveValue('10');
+  await expect(page.getByLabel('k', { exact: true })).toHaveValue('10');
+  await expect(page.getByRole('radio', { name: 'Hybrid' })).toBeChecked();
   await page.getByRole('button', { name: 'Search' }).click();
   const results = page.getByRole('table', { name: 'Search results' });
   await expect(results.locator('tbody tr').first()).toContainText(/honey/i);
   await expect(results.locator('tbody tr').first()).toContainText(/\d+\.\d%/);
+  // The word is in the snippet and its meaning is near: both sides found it.
+  await expect(results.getByTestId('found-by').first()).toContainText('keyword');
+  await expect(results.getByTestId('found-by').first()).toContainText('vector');
   await shot(page, 'index-search-data');
 });
 

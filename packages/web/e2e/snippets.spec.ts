@@ -173,7 +173,15 @@ test("search: 'honey' finds the honeybee snippets", async ({ page }) => {
   expect(await results.count()).toBeLessThanOrEqual(5);
   await expect(results.first()).toContainText(/honey/i);
   await expect(page.getByTestId('search-latency')).toHaveText(/ms$/);
+  await expect(page.getByText(/result\(s\) for “honey” · Hybrid/)).toBeVisible();
   await shot(page, 'snippets-search-results');
+
+  // Keyword mode: every result holds the word, found by the keyword side alone.
+  await page.getByRole('radio', { name: 'Keyword' }).check({ force: true });
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText(/result\(s\) for “honey” · Keyword/)).toBeVisible();
+  await expect(results.first().getByTestId('found-by')).toContainText('keyword');
+  await expect(results.first().getByTestId('found-by')).not.toContainText('vector');
 
   await results
     .first()
