@@ -99,7 +99,13 @@ export class SnippetRepository {
     return out;
   }
 
-  private where(f: SnippetFilter): { sql: string; params: unknown[]; fts: boolean } {
+  private where(f: SnippetFilter): {
+    sql: string;
+    params: unknown[];
+    fts: boolean;
+    /** Whether anything but the text match narrows the rows. */
+    rowFilter: boolean;
+  } {
     const parts: string[] = [];
     const params: unknown[] = [];
     const add = (sql: string, ...values: unknown[]) => {
@@ -112,8 +118,14 @@ export class SnippetRepository {
     if (f.source_url) add('s.source_url = ?', f.source_url);
     if (f.ids) add(`s.id IN (${f.ids.map(Number).filter(Number.isFinite).join(',') || 'NULL'})`);
     if (f.indexed_only) add('s.index_pending = 0');
+    const rowFilter = parts.length > 0;
     if (f.match) add('snippets_fts MATCH ?', f.match);
-    return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params, fts: !!f.match };
+    return {
+      sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '',
+      params,
+      fts: !!f.match,
+      rowFilter,
+    };
   }
 
   listPage(
@@ -166,6 +178,15 @@ export class SnippetRepository {
     f: SnippetFilter = {},
   ): { id: number; bm25: number }[] {
     const w = this.where({ ...f, match });
+    if (!w.rowFilter) {
+      // No row filter: the FTS table alone answers, without a join per matching row.
+      return this.db
+        .prepare(
+          `SELECT rowid AS id, bm25(snippets_fts) AS bm25 FROM snippets_fts
+           WHERE snippets_fts MATCH ? ORDER BY bm25 LIMIT ?`,
+        )
+        .all(match, limit) as { id: number; bm25: number }[];
+    }
     return this.db
       .prepare(
         `SELECT s.id AS id, bm25(snippets_fts) AS bm25 FROM snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id
