@@ -176,12 +176,15 @@ test("search: 'honey' finds the honeybee snippets", async ({ page }) => {
   await expect(page.getByText(/result\(s\) for “honey” · Hybrid/)).toBeVisible();
   await shot(page, 'snippets-search-results');
 
-  // Keyword mode: every result holds the word, found by the keyword side alone.
-  await page.getByRole('radio', { name: 'Keyword' }).check({ force: true });
+  // Keyword mode: every result holds a form of the word, found by the keyword side alone.
+  await page.getByText('Keyword', { exact: true }).click();
+  await page.getByLabel('Query').fill('scouting');
   await page.getByRole('button', { name: 'Search' }).click();
-  await expect(page.getByText(/result\(s\) for “honey” · Keyword/)).toBeVisible();
+  await expect(page.getByText(/result\(s\) for “scouting” · Keyword/)).toBeVisible();
+  await expect(results.first()).toContainText(/scout/i);
   await expect(results.first().getByTestId('found-by')).toContainText('keyword');
   await expect(results.first().getByTestId('found-by')).not.toContainText('vector');
+  await shot(page, 'snippets-search-keyword');
 
   await results
     .first()

@@ -54,8 +54,16 @@ describe('fuseScores', () => {
     expect(half[1]![1]).toBeCloseTo(0.625);
   });
 
-  it('clamps a negative cosine to 0 and survives a side with no scores', () => {
+  it('clamps a negative cosine to 0; a side with no scores gives its weight to the other', () => {
     const r = fuseScores([c(1, null, -0.3), c(2, null, 0.6)], 0.5);
-    expect(r.map((x) => x.score)).toEqual([0.5, 0]);
+    expect(r.map((x) => [x.candidate.id, x.score])).toEqual([
+      [2, 1],
+      [1, 0],
+    ]);
+    const words = fuseScores([c(1, 4, null), c(2, 8, null)], 0.9);
+    expect(words.map((x) => [x.candidate.id, x.score])).toEqual([
+      [2, 1],
+      [1, 0.5],
+    ]);
   });
 });

@@ -59,16 +59,23 @@ export interface SearchCandidate {
  * matters; negative cosine is clamped) and the best score of the candidates becomes 1. Unlike a
  * min–max over the candidates, the weakest candidate of a strong list keeps a fair score.
  */
-function scaler(values: readonly (number | null)[]): (v: number | null) => number {
+function scaler(values: readonly (number | null)[]): {
+  scale: (v: number | null) => number;
+  empty: boolean;
+} {
   let max = 0;
   for (const v of values) if (v !== null && v > max) max = v;
-  return (v) => (v === null || max === 0 ? 0 : Math.max(0, v) / max);
+  return {
+    scale: (v) => (v === null || max === 0 ? 0 : Math.max(0, v) / max),
+    empty: max === 0,
+  };
 }
 
 /**
  * Hybrid ranking: a weighted sum of the two normalised scores, `vectorWeight` for the vector
  * side and the rest for the keyword side. (Rank fusion was measured below keyword alone on our
- * relevance set: it throws away how far ahead the best matches are.)
+ * relevance set: it throws away how far ahead the best matches are.) A side that scored nothing
+ * (no query word in any snippet) gives its weight to the other, so scores keep their 0–1 range.
  */
 export function fuseScores(
   candidates: readonly SearchCandidate[],
@@ -76,10 +83,11 @@ export function fuseScores(
 ): { candidate: SearchCandidate; score: number }[] {
   const kw = scaler(candidates.map((c) => c.keyword));
   const vec = scaler(candidates.map((c) => c.vector));
+  const w = kw.empty ? 1 : vec.empty ? 0 : vectorWeight;
   return candidates
     .map((candidate) => ({
       candidate,
-      score: vectorWeight * vec(candidate.vector) + (1 - vectorWeight) * kw(candidate.keyword),
+      score: w * vec.scale(candidate.vector) + (1 - w) * kw.scale(candidate.keyword),
     }))
     .sort((a, b) => b.score - a.score || a.candidate.id - b.candidate.id);
 }
