@@ -21,6 +21,8 @@ export interface AnalyzeTask {
   text: string;
   language: string;
   settings: ProcessingSettings;
+  /** See AnalyzeOptions.entities. */
+  entities?: boolean;
 }
 
 export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
@@ -29,6 +31,7 @@ export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
     language: task.language,
     settings: task.settings,
     embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
+    entities: task.entities ?? true,
   });
 }
 

@@ -80,8 +80,13 @@ export class Engine implements Embedder {
     return this.track((pool) => pool.embed(texts));
   }
 
-  analyze(text: string, language: string, settings: ProcessingSettings): Promise<AnalyzeResult> {
-    const task: AnalyzeTask = { dataDir: this.opts.dataDir, text, language, settings };
+  analyze(
+    text: string,
+    language: string,
+    settings: ProcessingSettings,
+    opts: { entities?: boolean } = {},
+  ): Promise<AnalyzeResult> {
+    const task: AnalyzeTask = { dataDir: this.opts.dataDir, text, language, settings, ...opts };
     return this.track((pool) =>
       pool.run<AnalyzeResult>(task, { filename: ANALYZE_WORKER, name: 'analyze' }),
     );

@@ -29,6 +29,11 @@ export interface AnalyzeOptions {
   settings: ProcessingSettings;
   /** Returns one L2-normalised vector per text. */
   embed: EmbedFn;
+  /**
+   * false leaves every segment's entities empty: the ingestion bench's reference, "the text
+   * pipeline without entities". Default true.
+   */
+  entities?: boolean;
 }
 
 export interface AnalyzedSegment {
@@ -99,7 +104,7 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
       theme: theme.theme,
       theme_scores: theme.scores,
       emotions: scoreEmotions(c.text, language.code),
-      entities: extractEntities(c.text, language.code),
+      entities: opts.entities === false ? [] : extractEntities(c.text, language.code),
       word_count: wordCount(c.text),
       sentence_count: c.sentences.length,
       vector,
