@@ -3,7 +3,9 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 
 /** Starts the API and console on HOST:PORT and shuts down cleanly on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
-  const { app, log } = await buildApp(config, { stdoutLogs: true });
+  const { app, log, engineStarted } = await buildApp(config, { stdoutLogs: true });
+  // Listening once the engine is warm: the first search or ingestion does not pay its start.
+  await engineStarted;
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   const where =

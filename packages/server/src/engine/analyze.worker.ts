@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder } from '../embedding/embedder.worker.js';
 import { extractResponse } from '../scraping/extract.js';
@@ -33,6 +34,21 @@ export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
     embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
     entities: task.entities ?? true,
   });
+}
+
+export interface WarmTask {
+  dataDir: string;
+}
+
+/**
+ * Loads this thread's model and runs the pipeline once on a short text, so the first real task
+ * pays for neither (module loading, compromise's lexicon, the JIT). Answers the thread's id.
+ */
+export function warm(task: WarmTask): number {
+  getWorkerEmbedder(task.dataDir).embedOne('warm up');
+  extractEntities('Marie Curie was born in Warsaw on 7 November 1867.', 'en');
+  resolveLanguage('auto', 'A short sentence in English, to load the language profiles.');
+  return threadId;
 }
 
 export interface RankTask {
