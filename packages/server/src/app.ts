@@ -439,6 +439,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await reconciled;
     index.saveIfDirty();
     await engine.close();
+    await fetcher.close();
     sink.flush();
     sink.attach(null);
     db.close();

@@ -340,3 +340,30 @@ describe('allow-list semantics', () => {
     expect(site.hits.slice(before)).toEqual(['/redirect/hops/2']);
   });
 });
+
+describe('SafeFetcher connections', () => {
+  it('reuses a kept-alive connection for the next page of the same site', async () => {
+    let connections = 0;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${port}`], timeoutMs: 2000 });
+    try {
+      for (const p of ['/a', '/b', '/c']) {
+        const r = await fetcher.fetch(`http://127.0.0.1:${port}${p}`);
+        expect(r.body.toString()).toBe('ok');
+        // The socket goes back to the pool once the response has ended, a few ticks later.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await fetcher.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -56,6 +56,8 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_USER_AGENT = 'ADAM/0.1 (knowledge-snippet fetcher)';
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Sites whose connections are kept alive at once; the least recently used is closed. */
+const MAX_AGENTS = 32;
 
 const systemLookup: HostLookup = async (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -72,6 +74,12 @@ export class SafeFetcher {
   readonly maxRedirects: number;
   private readonly userAgent: string;
   private readonly lookup: HostLookup;
+  /**
+   * Pinned dispatchers by origin and vetted addresses, most recently used last: a second page
+   * of a site reuses the kept-alive connection (and TLS session) instead of opening one, and a
+   * host that now resolves elsewhere gets a dispatcher of its own.
+   */
+  private readonly agents = new Map<string, Agent>();
 
   constructor(opts: SafeFetcherOptions) {
     this.allow = parseAllowList(opts.allow);
@@ -108,7 +116,7 @@ export class SafeFetcher {
         const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
         const addresses = await this.vet(current, controller.signal, from);
         if (timedOut) throw timeoutError();
-        const agent = pinnedAgent(addresses, this.timeoutMs);
+        const agent = this.agentFor(current, addresses);
         try {
           const headers: Record<string, string> = {
             ...(current.origin === firstOrigin ? init.headers : {}),
@@ -190,8 +198,10 @@ export class SafeFetcher {
             body,
             redirects,
           };
-        } finally {
-          agent.destroy().catch(() => undefined);
+        } catch (err) {
+          // A broken or timed-out connection is not kept for the next page.
+          this.dropAgent(agent);
+          throw err;
         }
       }
     } catch (err) {
@@ -201,6 +211,32 @@ export class SafeFetcher {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private agentFor(url: URL, addresses: ResolvedAddress[]): Agent {
+    const key = `${url.origin} ${addresses.map((a) => a.address).join(',')}`;
+    let agent = this.agents.get(key);
+    if (agent) this.agents.delete(key);
+    else agent = pinnedAgent(addresses, this.timeoutMs);
+    this.agents.set(key, agent);
+    for (const [k, old] of this.agents) {
+      if (this.agents.size <= MAX_AGENTS) break;
+      this.agents.delete(k);
+      old.close().catch(() => undefined);
+    }
+    return agent;
+  }
+
+  private dropAgent(agent: Agent): void {
+    for (const [k, a] of this.agents) if (a === agent) this.agents.delete(k);
+    agent.destroy().catch(() => undefined);
+  }
+
+  /** Closes the kept connections. */
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
   }
 
   /** The addresses the fetcher may connect to for this URL, or a refusal. */
