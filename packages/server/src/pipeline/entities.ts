@@ -87,19 +87,51 @@ function english(text: string): Entity[] {
 /**
  * The sentences that may hold a name or an amount, one a line (compromise reads a line as a
  * sentence): tagging is compromise's whole cost and most prose sentences hold neither. A name
- * needs a capital, an amount a digit or a sign; a capital only at the start of a sentence counts
- * when its word is not a stop word ("In practice, ..." holds nothing; "Warsaw is ..." may).
+ * needs a capital after the first word, or a first word that compromise's lexicon knows as a
+ * name ("Warsaw is ...", not "Beekeepers in ..."); an amount needs a currency or a percentage.
  */
 function entityBearing(text: string): string {
   const kept: string[] = [];
   for (const sentence of splitSentences(text, 'en')) {
-    if (/[\d$€£¥%]/u.test(sentence) || /\s[\p{Lu}]/u.test(sentence)) kept.push(sentence);
-    else {
-      const first = /^[^\p{L}]*(\p{Lu}[\p{L}'’-]*)/u.exec(sentence)?.[1];
-      if (first && !STOPWORDS.has(fold(first))) kept.push(sentence);
+    if (INNER_CAPITAL.test(sentence) || AMOUNT.test(sentence)) {
+      kept.push(sentence);
+      continue;
+    }
+    const words = sentence.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+    const first = words[0];
+    if (first && /^\p{Lu}/u.test(first) && lexiconHas(first, NAME_TAGS)) kept.push(sentence);
+    else if (/\d/.test(sentence) && words.some((w) => lexiconHas(w, CURRENCY_TAGS))) {
+      kept.push(sentence);
     }
   }
   return kept.join('\n');
+}
+
+const INNER_CAPITAL = /\s["'“‘«(]?\p{Lu}/u;
+const AMOUNT = /[$€£¥%]|\d\s*(?:per ?cent|percent)\b/iu;
+const NAME_TAGS = new Set([
+  'Person',
+  'FirstName',
+  'MaleName',
+  'FemaleName',
+  'LastName',
+  'Honorific',
+  'ProperNoun',
+  'Place',
+  'City',
+  'Country',
+  'Region',
+  'Organization',
+  'SportsTeam',
+]);
+const CURRENCY_TAGS = new Set(['Currency']);
+const LEXICON = (nlp.world() as { model: { one: { lexicon: Record<string, string | string[]> } } })
+  .model.one.lexicon;
+
+function lexiconHas(word: string, tags: ReadonlySet<string>): boolean {
+  const entry = LEXICON[word.toLowerCase()];
+  if (entry === undefined) return false;
+  return typeof entry === 'string' ? tags.has(entry) : entry.some((t) => tags.has(t));
 }
 
 /** "Curie" alone adds nothing when "Marie Curie" is there. */
