@@ -90,6 +90,8 @@ interface E2eOutcome {
   cpuMs: number;
   jobsDone: number;
   timedOut: boolean;
+  /** Why pages failed: error type and message, with counts. */
+  errors: Map<string, number>;
   /** Server-thread ms in IngestionService.store, and in the index add inside it. */
   storeMs: number;
   indexAddMs: number;
@@ -186,6 +188,12 @@ async function endToEnd(): Promise<E2eOutcome> {
       cpuMs,
       jobsDone: ended.filter((j) => j.status === 'completed').length,
       timedOut,
+      errors: ended
+        .flatMap((j) => j.errors)
+        .reduce(
+          (m, e) => m.set(`${e.type}: ${e.message}`, (m.get(`${e.type}: ${e.message}`) ?? 0) + 1),
+          new Map<string, number>(),
+        ),
       storeMs: storeMs.reduce((a, b) => a + b, 0),
       indexAddMs: indexAddMs.reduce((a, b) => a + b, 0),
       reference,
@@ -409,6 +417,7 @@ console.log(
   `end to end: ${e2e.jobsDone}/${E2E_JOBS} jobs completed, ${e2e.failed} pages failed (the fixture's 500s); ` +
     'the pipeline rows run on the same server and threads after it, on the pages that answered.',
 );
+for (const [why, n] of e2e.errors) if (!/HTTP 500/.test(why)) console.log(`  failed ×${n}: ${why}`);
 const stored = Math.max(1, e2e.pages - e2e.failed);
 console.log(
   `server thread, end to end: IngestionService.store ${fixed(e2e.storeMs / stored, 2)} ms/page ` +

@@ -342,6 +342,19 @@ describe('allow-list semantics', () => {
 });
 
 describe('SafeFetcher connections', () => {
+  it("keeps a site's other fetches going when one of them fails", async () => {
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 5000 });
+    try {
+      const slow = fetcher.fetch(`${site.url}/slow-body?ms=300`);
+      await new Promise((r) => setTimeout(r, 50));
+      const failed = await refusal(fetcher.fetch(`${site.url}/status/500`));
+      expect(failed.code).toBe('http_status');
+      expect((await slow).status).toBe(200);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
   it('reuses a kept-alive connection for the next page of the same site', async () => {
     let connections = 0;
     const server = http.createServer((_req, res) => {

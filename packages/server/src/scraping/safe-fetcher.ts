@@ -116,93 +116,89 @@ export class SafeFetcher {
         const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
         const addresses = await this.vet(current, controller.signal, from);
         if (timedOut) throw timeoutError();
+        // Shared by the site's fetches in flight: a failed request's socket is dropped by undici,
+        // the dispatcher stays for the others.
         const agent = this.agentFor(current, addresses);
+        const headers: Record<string, string> = {
+          ...(current.origin === firstOrigin ? init.headers : {}),
+          accept: init.accept ?? DEFAULT_ACCEPT,
+          'user-agent': this.userAgent,
+        };
+        let res: Awaited<ReturnType<typeof undiciFetch>>;
         try {
-          const headers: Record<string, string> = {
-            ...(current.origin === firstOrigin ? init.headers : {}),
-            accept: init.accept ?? DEFAULT_ACCEPT,
-            'user-agent': this.userAgent,
-          };
-          let res: Awaited<ReturnType<typeof undiciFetch>>;
-          try {
-            res = await undiciFetch(current.href, {
-              dispatcher: agent,
-              redirect: 'manual',
-              signal: controller.signal,
-              headers,
-            });
-          } catch (err) {
-            if (timedOut) throw timeoutError();
-            throw networkError(err, current.href);
-          }
+          res = await undiciFetch(current.href, {
+            dispatcher: agent,
+            redirect: 'manual',
+            signal: controller.signal,
+            headers,
+          });
+        } catch (err) {
+          if (timedOut) throw timeoutError();
+          throw networkError(err, current.href);
+        }
 
-          if (REDIRECT_STATUSES.has(res.status)) {
-            await res.body?.cancel().catch(() => undefined);
-            const location = res.headers.get('location');
-            if (!location) {
-              throw new FetchError(
-                'http_status',
-                `${current.href} answered HTTP ${res.status} (a redirect) without a Location header`,
-                current.href,
-                res.status,
-              );
-            }
-            let next: URL;
-            try {
-              next = new URL(location, current);
-            } catch {
-              throw new FetchError(
-                'bad_response',
-                `${current.href} redirected to '${location}', which is not a valid URL`,
-                current.href,
-              );
-            }
-            if (redirects.length >= this.maxRedirects) {
-              throw new FetchError(
-                'too_many_redirects',
-                `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
-                current.href,
-              );
-            }
-            if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-              throw new FetchError(
-                'bad_scheme',
-                `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
-                next.href,
-              );
-            }
-            redirects.push(next.href);
-            current = next;
-            continue;
-          }
-
-          if (res.status < 200 || res.status > 299) {
-            await res.body?.cancel().catch(() => undefined);
-            const text = res.statusText ? ` ${res.statusText}` : '';
+        if (REDIRECT_STATUSES.has(res.status)) {
+          await res.body?.cancel().catch(() => undefined);
+          const location = res.headers.get('location');
+          if (!location) {
             throw new FetchError(
               'http_status',
-              `${current.href} answered HTTP ${res.status}${text}`,
+              `${current.href} answered HTTP ${res.status} (a redirect) without a Location header`,
               current.href,
               res.status,
             );
           }
-
-          const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
-          const responseHeaders: Record<string, string> = {};
-          res.headers.forEach((value, key) => (responseHeaders[key] = value));
-          return {
-            url: current.href,
-            status: res.status,
-            headers: responseHeaders,
-            contentType: res.headers.get('content-type') ?? '',
-            body,
-            redirects,
-          };
-        } catch (err) {
-          // A broken or timed-out connection is not kept for the next page.
-          this.dropAgent(agent);
-          throw err;
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            throw new FetchError(
+              'bad_response',
+              `${current.href} redirected to '${location}', which is not a valid URL`,
+              current.href,
+            );
+          }
+          if (redirects.length >= this.maxRedirects) {
+            throw new FetchError(
+              'too_many_redirects',
+              `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
+              current.href,
+            );
+          }
+          if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+            throw new FetchError(
+              'bad_scheme',
+              `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
+              next.href,
+            );
+          }
+          redirects.push(next.href);
+          current = next;
+          continue;
         }
+
+        if (res.status < 200 || res.status > 299) {
+          await res.body?.cancel().catch(() => undefined);
+          const text = res.statusText ? ` ${res.statusText}` : '';
+          throw new FetchError(
+            'http_status',
+            `${current.href} answered HTTP ${res.status}${text}`,
+            current.href,
+            res.status,
+          );
+        }
+
+        const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
+        const responseHeaders: Record<string, string> = {};
+        res.headers.forEach((value, key) => (responseHeaders[key] = value));
+        return {
+          url: current.href,
+          status: res.status,
+          headers: responseHeaders,
+          contentType: res.headers.get('content-type') ?? '',
+          body,
+          redirects,
+        };
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
@@ -225,11 +221,6 @@ export class SafeFetcher {
       old.close().catch(() => undefined);
     }
     return agent;
-  }
-
-  private dropAgent(agent: Agent): void {
-    for (const [k, a] of this.agents) if (a === agent) this.agents.delete(k);
-    agent.destroy().catch(() => undefined);
   }
 
   /** Closes the kept connections. */
