@@ -103,6 +103,8 @@ export interface Adam {
   queueStarted: Promise<void>;
   /** Start-up reconciliation of the index with the store (runs in the background). */
   reconciled: Promise<ReconcileReport | null>;
+  /** The engine's threads and models are loaded (false: starting failed, calls start it again). */
+  engineStarted: Promise<boolean>;
 }
 
 /** Builds the whole server from its parts; never listens, so tests can start it on any port. */
@@ -131,6 +133,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const snippetRepo = new SnippetRepository(db);
   const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  // Threads, model and the in-thread query embedder load now, beside the rest of the start-up,
+  // so no request waits on a lazy start; health's workers.engine.ready says when it is done.
+  const engineStarted = engine.start().then(
+    () => true,
+    (e: unknown) => {
+      log.error({ component: 'engine', err: e }, 'Starting the engine failed');
+      return false;
+    },
+  );
   const index = new IndexService({
     dir: path.join(config.dataDir, 'index'),
     snippets: snippetRepo,
@@ -435,6 +446,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await reconciled;
     index.saveIfDirty();
     await engine.close();
+    await fetcher.close();
     sink.flush();
     sink.attach(null);
     db.close();
@@ -466,6 +478,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     reconciled,
     queueStarted,
+    engineStarted,
   };
 }
 

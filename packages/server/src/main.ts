@@ -3,7 +3,14 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 
 /** Starts the API and console on HOST:PORT and shuts down cleanly on SIGINT/SIGTERM. */
 export async function serve(config: Config): Promise<void> {
-  const { app, log } = await buildApp(config, { stdoutLogs: true });
+  const { app, log, engineStarted } = await buildApp(config, { stdoutLogs: true });
+  // Listening once the engine is warm: the first search or ingestion does not pay its start
+  // (the first start of a data dir also converts the built-in model, ~8 s).
+  const started = performance.now();
+  if (await engineStarted) {
+    const ms = Math.round(performance.now() - started);
+    log.info({ component: 'engine' }, `Engine ready (${config.workers || 1} thread(s), +${ms} ms)`);
+  }
   await app.listen({ port: config.port, host: config.host });
   const addr = app.server.address();
   const where =

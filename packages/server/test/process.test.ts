@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './helpers.js';
+import { linkSharedModel, tempDir } from './helpers.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -38,6 +38,8 @@ async function waitFor<T>(fn: () => T | undefined, ms: number): Promise<T> {
 describe('server process', () => {
   it('finishes, flushes its logs and exits 0 on SIGTERM', async () => {
     const dataDir = tempDir();
+    // The server listens once its engine is warm: with the run's converted model, not a new one.
+    linkSharedModel(dataDir);
     const p = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
     const port = await waitFor(
       () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output().out)?.[1],

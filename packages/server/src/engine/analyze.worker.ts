@@ -1,3 +1,4 @@
+import { threadId } from 'node:worker_threads';
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder } from '../embedding/embedder.worker.js';
 import { extractResponse } from '../scraping/extract.js';
@@ -9,6 +10,7 @@ import {
   rankSentences,
   resolveLanguage,
   type AnalyzeResult,
+  type EmbedFn,
 } from '../pipeline/index.js';
 
 /**
@@ -21,15 +23,48 @@ export interface AnalyzeTask {
   text: string;
   language: string;
   settings: ProcessingSettings;
+  /** See AnalyzeOptions.entities. */
+  entities?: boolean;
+}
+
+const embedFns = new Map<string, EmbedFn>();
+
+/**
+ * The thread's embed function for a data dir: always the same one, since the theme prototypes
+ * are cached per embed function (a new closure per task re-embedded them for every page).
+ */
+function embedFn(dataDir: string): EmbedFn {
+  let fn = embedFns.get(dataDir);
+  if (!fn) {
+    const embedder = getWorkerEmbedder(dataDir);
+    fn = async (texts) => texts.map((t) => embedder.embedOne(t));
+    embedFns.set(dataDir, fn);
+  }
+  return fn;
 }
 
 export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
-  const embedder = getWorkerEmbedder(task.dataDir);
   return analyzeText(task.text, {
     language: task.language,
     settings: task.settings,
-    embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
+    embed: embedFn(task.dataDir),
+    entities: task.entities ?? true,
   });
+}
+
+export interface WarmTask {
+  dataDir: string;
+}
+
+/**
+ * Loads this thread's model and runs the pipeline once on a short text, so the first real task
+ * pays for neither (module loading, compromise's lexicon, the JIT). Answers the thread's id.
+ */
+export function warm(task: WarmTask): number {
+  getWorkerEmbedder(task.dataDir).embedOne('warm up');
+  extractEntities('Marie Curie was born in Warsaw on 7 November 1867.', 'en');
+  resolveLanguage('auto', 'A short sentence in English, to load the language profiles.');
+  return threadId;
 }
 
 export interface RankTask {
@@ -47,13 +82,12 @@ export interface RankResult {
 }
 
 export async function rank(task: RankTask): Promise<RankResult> {
-  const embedder = getWorkerEmbedder(task.dataDir);
   const language = resolveLanguage(task.language, task.context).code;
   const lang = language === 'und' ? 'en' : language;
   const answers = await rankSentences(task.context, task.question, {
     language: lang,
     topK: task.topK,
-    embed: async (texts) => texts.map((t) => embedder.embedOne(t)),
+    embed: embedFn(task.dataDir),
   });
   return { language, answers, entities: extractEntities(task.context, lang) };
 }

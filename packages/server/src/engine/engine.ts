@@ -1,5 +1,10 @@
 import type { ProcessingSettings } from '@adam/contracts';
-import { BUILTIN_DIMENSION, BUILTIN_EMBEDDER_ID } from '../embedding/builtin-embedder.js';
+import {
+  BUILTIN_DIMENSION,
+  BUILTIN_EMBEDDER_ID,
+  loadBuiltinEmbedderSync,
+  type BuiltinEmbedder,
+} from '../embedding/builtin-embedder.js';
 import {
   createEmbedderPool,
   siblingModule,
@@ -17,22 +22,44 @@ import type {
   ExtractTaskResult,
   RankResult,
   RankTask,
+  WarmTask,
 } from './analyze.worker.js';
 
 // Resolved like the embedder's own worker: .ts under vitest/tsx, .js when compiled.
 const ANALYZE_WORKER = siblingModule('../engine/analyze.worker');
 
 /**
- * The CPU side of ADAM: text analysis and embeddings on a pool of worker threads. The pool
- * starts on first use, so a server that only answers settings or auth calls never loads the
- * model.
+ * A text up to this many words (a search query, say) is embedded on the calling thread: ~0.1 ms
+ * with the built-in embedder, so a search never queues behind the workers' ingestion.
+ */
+export const IN_THREAD_MAX_WORDS = 64;
+// A "word" can be any length: the character cap keeps a pathological one off the event loop.
+const IN_THREAD_MAX_CHARS = 1_000;
+
+export function isShortText(text: string): boolean {
+  return (
+    text.length <= IN_THREAD_MAX_CHARS && (text.match(/\S+/g)?.length ?? 0) <= IN_THREAD_MAX_WORDS
+  );
+}
+
+/**
+ * The CPU side of ADAM: text analysis and embeddings on a pool of worker threads, and a copy of
+ * the built-in embedder on this thread for short texts. start() (called by buildApp) starts the
+ * threads, loads the model and the pipeline's modules in each, then the copy here, so no
+ * request waits on a lazy start; a call before it finished waits for the pool.
  */
 export class Engine implements Embedder {
   readonly id = BUILTIN_EMBEDDER_ID;
   readonly dimension = BUILTIN_DIMENSION;
   private pool: Promise<EmbedderPool> | null = null;
+  private starting: Promise<void> | null = null;
+  /** The built-in embedder on this thread (~45 MB), once start() loaded it. */
+  private local: BuiltinEmbedder | null = null;
+  private ready = false;
+  private closed = false;
   private busy = 0;
   private completed = 0;
+  private inThread = 0;
 
   constructor(private readonly opts: { dataDir: string; threads: number }) {}
 
@@ -47,6 +74,35 @@ export class Engine implements Embedder {
     return this.pool;
   }
 
+  /**
+   * Starts the pool (converting the model in a worker the first time), warms every thread (its
+   * model and the pipeline's modules), then loads the model on this thread for short texts.
+   * Later calls answer the same promise; after a failure the next call tries again.
+   */
+  start(): Promise<void> {
+    this.starting ??= this.warmUp().catch((e: unknown) => {
+      this.starting = null;
+      // Closed while starting: the pool's tasks were cut short on purpose.
+      if (!this.closed) throw e;
+    });
+    return this.starting;
+  }
+
+  private async warmUp(): Promise<void> {
+    const pool = await this.get();
+    const task: WarmTask = { dataDir: this.opts.dataDir };
+    // One task per thread, all at once: each loads on its own thread while the others are busy.
+    await Promise.all(
+      Array.from({ length: this.opts.threads }, () =>
+        pool.run<number>(task, { filename: ANALYZE_WORKER, name: 'warm' }),
+      ),
+    );
+    if (this.closed) return;
+    // The pool has made sure the model file exists: reading it here takes ~0.2 s.
+    this.local ??= loadBuiltinEmbedderSync(this.opts.dataDir).embedder;
+    this.ready = true;
+  }
+
   get started(): boolean {
     return this.pool !== null;
   }
@@ -55,12 +111,25 @@ export class Engine implements Embedder {
     return this.opts.threads;
   }
 
-  stats(): { threads: number; started: boolean; busy: number; completed: number } {
+  /**
+   * `ready`: every thread and the in-thread query embedder are loaded; `in_thread`: short texts
+   * embedded on this thread so far.
+   */
+  stats(): {
+    threads: number;
+    started: boolean;
+    ready: boolean;
+    busy: number;
+    completed: number;
+    in_thread: number;
+  } {
     return {
       threads: this.opts.threads,
       started: this.started,
+      ready: this.ready,
       busy: this.busy,
       completed: this.completed,
+      in_thread: this.inThread,
     };
   }
 
@@ -75,13 +144,40 @@ export class Engine implements Embedder {
     }
   }
 
+  /**
+   * One text's vector: on this thread when it is short (≤ IN_THREAD_MAX_WORDS words) and the
+   * in-thread embedder is loaded, otherwise on a worker. The search path's entry.
+   */
+  async embedQuery(text: string): Promise<Float32Array> {
+    const here = this.embedHere(text);
+    if (here) return here;
+    const [vector] = await this.track((pool) => pool.embed([text]));
+    return vector!;
+  }
+
+  private embedHere(text: string): Float32Array | null {
+    if (!this.local || !isShortText(text)) return null;
+    this.inThread++;
+    return this.local.embedOne(text);
+  }
+
+  /** A single short text is embedded on this thread (see embedQuery); anything else on a worker. */
   embed(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return Promise.resolve([]);
+    if (texts.length === 1) {
+      const here = this.embedHere(texts[0]!);
+      if (here) return Promise.resolve([here]);
+    }
     return this.track((pool) => pool.embed(texts));
   }
 
-  analyze(text: string, language: string, settings: ProcessingSettings): Promise<AnalyzeResult> {
-    const task: AnalyzeTask = { dataDir: this.opts.dataDir, text, language, settings };
+  analyze(
+    text: string,
+    language: string,
+    settings: ProcessingSettings,
+    opts: { entities?: boolean } = {},
+  ): Promise<AnalyzeResult> {
+    const task: AnalyzeTask = { dataDir: this.opts.dataDir, text, language, settings, ...opts };
     return this.track((pool) =>
       pool.run<AnalyzeResult>(task, { filename: ANALYZE_WORKER, name: 'analyze' }),
     );
@@ -120,6 +216,9 @@ export class Engine implements Embedder {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    this.ready = false;
+    this.local = null;
     const pool = this.pool;
     this.pool = null;
     if (pool) await (await pool.catch(() => null))?.close();

@@ -1,4 +1,4 @@
-import type { ProcessingSettings } from '@adam/contracts';
+import type { JobStats, ProcessingSettings } from '@adam/contracts';
 import { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
 import type { AnalyzeResult } from '../pipeline/index.js';
@@ -98,23 +98,26 @@ const summary = (r: IngestResult) => {
   };
 };
 
-/** Adds one ingestion's figures to the job's running stats. */
-function addToStats(ctx: JobContext, r: IngestResult, warning: string | null) {
+/** One ingestion's figures added to the job's running stats. */
+function statsWith(ctx: JobContext, r: IngestResult, warning: string | null): Partial<JobStats> {
   const s = ctx.stats;
   const counts = s.segmentation_stats?.counts ?? { before: 0, after: 0 };
-  ctx.progress({
-    stats: {
-      segments_created: (s.segments_created ?? 0) + r.segments_created,
-      snippets_added: (s.snippets_added ?? 0) + r.segments_created,
-      duplicates: (s.duplicates ?? 0) + r.duplicates,
-      ...summary(r),
-      last_warning: warning ?? s.last_warning ?? null,
-      segmentation_stats: {
-        method: r.method,
-        counts: { before: counts.before + r.counts.before, after: counts.after + r.counts.after },
-      },
+  return {
+    segments_created: (s.segments_created ?? 0) + r.segments_created,
+    snippets_added: (s.snippets_added ?? 0) + r.segments_created,
+    duplicates: (s.duplicates ?? 0) + r.duplicates,
+    ...summary(r),
+    last_warning: warning ?? s.last_warning ?? null,
+    segmentation_stats: {
+      method: r.method,
+      counts: { before: counts.before + r.counts.before, after: counts.after + r.counts.after },
     },
-  });
+  };
+}
+
+/** Adds one ingestion's figures to the job's running stats. */
+function addToStats(ctx: JobContext, r: IngestResult, warning: string | null) {
+  ctx.progress({ stats: statsWith(ctx, r, warning) });
 }
 
 function safeDomain(url: string): string {
@@ -134,6 +137,9 @@ export function recordUrl(
 ): void {
   if (ctx.doneUrls.has(work.url)) return; // a retried worker may send a URL twice
   const total = ctx.urls.length;
+  // One progress write per URL (job row, stats and events together), not one per figure: the
+  // server thread is what limits ingestion.
+  let stats: Partial<JobStats>;
   if (work.ok) {
     const r = deps.ingestion.store(work.analysis, {
       language: input.language,
@@ -152,14 +158,11 @@ export function recordUrl(
       status: 'ok',
       error: null,
     });
-    addToStats(
-      ctx,
-      r,
+    const warning =
       r.segments_created === 0 && r.duplicates === 0
         ? `No segment of ${work.url} passed the filters`
-        : null,
-    );
-    ctx.progress({ stats: { urls_done: (ctx.stats.urls_done ?? 0) + 1 } });
+        : null;
+    stats = { ...statsWith(ctx, r, warning), urls_done: (ctx.stats.urls_done ?? 0) + 1 };
   } else {
     ctx.addError({ ...work.error, url: work.url, diagnostic_summary: null });
     deps.sources.upsertResult({
@@ -172,11 +175,12 @@ export function recordUrl(
       status: 'failed',
       error: work.error.message,
     });
-    ctx.progress({ stats: { urls_failed: (ctx.stats.urls_failed ?? 0) + 1 } });
+    stats = { urls_failed: (ctx.stats.urls_failed ?? 0) + 1 };
   }
   ctx.urlDone(work.url);
   const done = ctx.doneUrls.size;
   ctx.progress({
+    stats,
     progress: total ? done / total : 1,
     stage: `Processed ${done} of ${total} URLs`,
     segments: { processed: done, total },

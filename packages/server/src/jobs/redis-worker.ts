@@ -42,6 +42,8 @@ export async function startRedisWorker(
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const sub = redis.duplicate();
   const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  // Warm before the first job arrives; a failure here is retried by that job's first call.
+  engine.start().catch((e: unknown) => log(`engine start failed: ${(e as Error).message}`));
   const fetcher = new SafeFetcher({ allow: config.fetchAllow });
   const info: WorkerInfoWire = {
     id,
@@ -160,6 +162,7 @@ export async function startRedisWorker(
       clearInterval(heartbeat);
       await redis.hdel(WORKERS_HASH, id).catch(() => undefined);
       await engine.close();
+      await fetcher.close();
       sub.disconnect();
       redis.disconnect();
       log(`worker ${id} stopped`);

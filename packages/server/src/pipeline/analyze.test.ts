@@ -4,6 +4,7 @@ import { hashEmbed, hashEmbedOne } from './__fixtures__/hash-embed.js';
 import { BOILERPLATE, EN, FR } from './__fixtures__/paragraphs.js';
 import { analyzeText, rankSentences } from './analyze.js';
 import { EMOTIONS } from './emotions.js';
+import { extractEntities } from './entities.js';
 import { splitSentences } from './sentences.js';
 import { wordCount } from './text.js';
 import { THEME_PROTOTYPES, THEMES } from './theme-lexicon.js';
@@ -47,6 +48,39 @@ describe('analyzeText', () => {
     expect(themeOf('Metaethics')).toBe('philosophy');
     const people = r.segments.flatMap((x) => x.entities).filter((e) => e.label === 'PERSON');
     expect(people.map((p) => p.text)).toContain('Marie Curie');
+  });
+
+  it("gives each segment the document's entities that its text holds", async () => {
+    const r = await analyzeText(ARTICLE, {
+      language: 'en',
+      settings: settings(),
+      embed: hashEmbed(),
+    });
+    const document = extractEntities(ARTICLE, 'en');
+    const key = (e: { text: string; label: string }) => `${e.label}:${e.text}`;
+    const all = new Set(document.map(key));
+    for (const seg of r.segments) {
+      for (const e of seg.entities) {
+        expect(all.has(key(e)), key(e)).toBe(true);
+        expect(seg.text).toContain(e.text);
+      }
+    }
+    const curie = r.segments.find((x) => x.text.includes('Marie Curie'));
+    expect(curie?.entities).toContainEqual({ text: 'Marie Curie', label: 'PERSON' });
+    // A segment without the name does not get it.
+    const other = r.segments.find((x) => !x.text.includes('Curie'));
+    expect(other?.entities.some((e) => e.text.includes('Curie'))).toBe(false);
+  });
+
+  it('leaves entities out when asked (the ingestion bench reference)', async () => {
+    const r = await analyzeText(EN.history, {
+      language: 'en',
+      settings: settings(),
+      embed: hashEmbed(),
+      entities: false,
+    });
+    expect(r.segments.length).toBeGreaterThan(0);
+    expect(r.segments.every((x) => x.entities.length === 0)).toBe(true);
   });
 
   it('embeds in batches and each accepted segment exactly once', async () => {

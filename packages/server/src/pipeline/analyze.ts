@@ -1,7 +1,7 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { scoreEmotions, type EmotionScores } from './emotions.js';
-import { extractEntities, type Entity } from './entities.js';
-import { type DetectedLanguage, resolveLanguage } from './language.js';
+import { entitiesWithin, extractEntities, type Entity } from './entities.js';
+import { type DetectedLanguage, detectLanguage, resolveLanguage } from './language.js';
 import { checkDocument, type DocumentCheck, type QualityDetail } from './quality.js';
 import {
   type Diagnostic,
@@ -29,6 +29,11 @@ export interface AnalyzeOptions {
   settings: ProcessingSettings;
   /** Returns one L2-normalised vector per text. */
   embed: EmbedFn;
+  /**
+   * false leaves every segment's entities empty: the ingestion bench's reference, "the text
+   * pipeline without entities". Default true.
+   */
+  entities?: boolean;
 }
 
 export interface AnalyzedSegment {
@@ -59,7 +64,9 @@ export interface AnalyzeResult {
 /**
  * The whole text pipeline for one document: language, document check, segmentation with
  * quality diagnostics, then for each accepted segment its embedding (one batched pass), theme,
- * emotions and entities. Pure: same text, settings and embedder give the same result.
+ * emotions and entities. Language detection and entity recognition run once on the document
+ * (they cost most when run per piece); each segment takes the document's entities it holds.
+ * Pure: same text, settings and embedder give the same result.
  */
 export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<AnalyzeResult> {
   const { settings, embed } = opts;
@@ -81,13 +88,18 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
     };
   }
 
-  const seg = await segmentText(clean, { language: language.code, settings, embed });
+  // An explicit language is certain, but the quality score still wants the detector's view.
+  const detected =
+    opts.language.trim().toLowerCase() === language.code ? detectLanguage(clean) : language;
+  const seg = await segmentText(clean, { language: language.code, settings, embed, detected });
   const texts = seg.accepted.map((c) => c.text);
   // Prototypes first: cached per embed function, so usually no call at all.
   const prototypes = texts.length
     ? await themePrototypes(embed, settings.embedding_batch_size)
     : undefined;
   const vectors = await embedBatched(embed, texts, settings.embedding_batch_size);
+  const entities =
+    opts.entities === false || texts.length === 0 ? [] : extractEntities(clean, language.code);
 
   const segments = seg.accepted.map((c, i): AnalyzedSegment => {
     const vector = vectors[i] ?? new Float32Array();
@@ -99,7 +111,7 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
       theme: theme.theme,
       theme_scores: theme.scores,
       emotions: scoreEmotions(c.text, language.code),
-      entities: extractEntities(c.text, language.code),
+      entities: entitiesWithin(entities, c.text),
       word_count: wordCount(c.text),
       sentence_count: c.sentences.length,
       vector,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
-import { datePatterns, extractEntities } from './entities.js';
+import { datePatterns, entitiesWithin, extractEntities } from './entities.js';
 
 describe('extractEntities, English', () => {
   it('finds people, organisations, places, dates and money', () => {
@@ -36,6 +36,36 @@ describe('extractEntities, English', () => {
     );
     const keys = e.map((x) => `${x.label}:${x.text.toLowerCase()}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('entitiesWithin', () => {
+  it('keeps the entities whose text the piece holds as whole words, in order', () => {
+    const doc = extractEntities(
+      'Marie Curie moved to Paris in 1891. She taught at the University of Paris. Parisians admired her.',
+      'en',
+    );
+    const piece = entitiesWithin(doc, 'She taught at the University of Paris.');
+    expect(piece).toContainEqual({ text: 'University of Paris', label: 'ORG' });
+    expect(piece.some((e) => e.text === 'Marie Curie')).toBe(false);
+    expect(entitiesWithin([{ text: 'Paris', label: 'GPE' }], 'Parisians admired her.')).toEqual([]);
+    expect(entitiesWithin([{ text: 'Paris', label: 'GPE' }], 'In Paris, then')).toEqual([
+      { text: 'Paris', label: 'GPE' },
+    ]);
+  });
+
+  it('reads percentages, decades and years after a cue in English', () => {
+    const e = extractEntities(
+      'By the late 1950s the club had grown by 40% and, around 1962, it moved to Leeds.',
+      'en',
+    );
+    expect(e).toEqual(
+      expect.arrayContaining([
+        { text: 'late 1950s', label: 'DATE' },
+        { text: '1962', label: 'DATE' },
+        { text: '40%', label: 'PERCENT' },
+      ]),
+    );
   });
 });
 

@@ -1,6 +1,4 @@
 import nlp from 'compromise';
-import winkNLP, { type ItemEntity, type WinkMethods } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
 import { splitSentences } from './sentences.js';
 import { fold, STOPWORDS } from './text.js';
 
@@ -11,17 +9,11 @@ export interface Entity {
   label: EntityLabel;
 }
 
-let wink: WinkMethods | undefined;
-// The model takes ~150 ms to load: only when the first English text arrives.
-function winkInstance(): WinkMethods {
-  wink ??= winkNLP(model);
-  return wink;
-}
-
 /**
- * Named entities. English: compromise finds people, organisations and places (GPE), wink-nlp's
- * recogniser dates, money and percentages. Other languages: dates by per-language patterns and,
- * conservatively, runs of two or more capitalised words not at a sentence start as MISC.
+ * Named entities of a document: run once per document, then each segment takes its share with
+ * entitiesWithin. English: compromise (people, organisations, places (GPE), money and
+ * percentages) and the date patterns below. Other languages: dates by per-language patterns
+ * and, conservatively, runs of two or more capitalised words not at a sentence start as MISC.
  * Deduplicated by label and text, in order of first appearance per kind.
  */
 export function extractEntities(text: string, language = 'en'): Entity[] {
@@ -29,48 +21,118 @@ export function extractEntities(text: string, language = 'en'): Entity[] {
   return dedupe(found);
 }
 
+/**
+ * The entities of a document that a piece of it (a segment) holds: those whose text occurs in
+ * the piece as whole words, in the document's order.
+ */
+export function entitiesWithin(entities: readonly Entity[], piece: string): Entity[] {
+  return entities.filter((e) => containsWord(piece, e.text));
+}
+
+function containsWord(haystack: string, needle: string): boolean {
+  if (!needle) return false;
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = haystack[at - 1];
+    const after = haystack[at + needle.length];
+    if (!isWordChar(before) && !isWordChar(after)) return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const isWordChar = (c: string | undefined): boolean => c !== undefined && WORD_CHAR.test(c);
+
 const HONORIFIC = /^(?:(?:dr|mr|mrs|ms|prof|sir|dame|lord|lady|st)\.?\s+)+/i;
 
 function clean(s: string): string {
   return s
+    .replace(/\s+/gu, ' ')
     .replace(/[’']s$/u, '')
     .replace(/^[\s"'“‘«(]+|[\s"'”’»),.;:!?]+$/gu, '')
     .trim();
 }
 
-function english(text: string): Entity[] {
-  const doc = nlp(text);
-  const out: Entity[] = [];
-  const add = (values: unknown, label: EntityLabel, strip = false) => {
-    if (!Array.isArray(values)) return;
-    for (const v of values) {
-      if (typeof v !== 'string') continue;
-      const t = clean(strip ? v.replace(HONORIFIC, '') : v);
-      if (t && /\p{Lu}/u.test(t)) out.push({ text: t, label });
-    }
-  };
-  add(doc.people().out('array'), 'PERSON', true);
-  add(doc.organizations().out('array'), 'ORG');
-  add(doc.places().out('array'), 'GPE');
+// compromise's last step, the noun-phrase chunker, is not needed for people, places,
+// organisations or numbers; tagging is the whole cost, so it is left out. nlp.tokenize has run
+// the first steps already.
+const TOKENIZED = new Set(['alias', 'machine', 'contractions']);
+const TAGGING = nlp.hooks().filter((h) => !TOKENIZED.has(h) && h !== 'chunks');
 
-  const w = winkInstance();
-  w.readDoc(text)
-    .entities()
-    .each((e: ItemEntity) => {
-      const d = e.out(w.its.detail);
-      if (typeof d === 'string') return;
-      const label = WINK_LABELS[d.type];
-      if (label) out.push({ text: clean(d.value), label });
-    });
+function english(text: string): Entity[] {
+  const out: Entity[] = [];
+  const sample = entityBearing(text);
+  if (sample) {
+    const doc = nlp.tokenize(sample);
+    doc.compute(TAGGING);
+    const add = (values: unknown, label: EntityLabel, strip = false) => {
+      if (!Array.isArray(values)) return;
+      for (const v of values) {
+        if (typeof v !== 'string') continue;
+        const t = clean(strip ? v.replace(HONORIFIC, '') : v);
+        if (t && (label === 'MONEY' || label === 'PERCENT' || /\p{Lu}/u.test(t))) {
+          out.push({ text: t, label });
+        }
+      }
+    };
+    add(doc.people().out('array'), 'PERSON', true);
+    add(doc.organizations().out('array'), 'ORG');
+    add(doc.places().out('array'), 'GPE');
+    add(doc.money().out('array'), 'MONEY');
+    add(doc.percentages().out('array'), 'PERCENT');
+  }
   for (const d of datePatterns(text, 'en')) out.push({ text: d, label: 'DATE' });
   return dropContained(out, 'PERSON');
 }
 
-const WINK_LABELS: Record<string, EntityLabel> = {
-  DATE: 'DATE',
-  MONEY: 'MONEY',
-  PERCENT: 'PERCENT',
-};
+/**
+ * The sentences that may hold a name or an amount, one a line (compromise reads a line as a
+ * sentence): tagging is compromise's whole cost and most prose sentences hold neither. A name
+ * needs a capital after the first word, or a first word that compromise's lexicon knows as a
+ * name ("Warsaw is ...", not "Beekeepers in ..."); an amount needs a currency or a percentage.
+ */
+function entityBearing(text: string): string {
+  const kept: string[] = [];
+  for (const sentence of splitSentences(text, 'en')) {
+    if (INNER_CAPITAL.test(sentence) || AMOUNT.test(sentence)) {
+      kept.push(sentence);
+      continue;
+    }
+    const words = sentence.match(/\p{L}[\p{L}'’-]*/gu) ?? [];
+    const first = words[0];
+    if (first && /^\p{Lu}/u.test(first) && lexiconHas(first, NAME_TAGS)) kept.push(sentence);
+    else if (/\d/.test(sentence) && words.some((w) => lexiconHas(w, CURRENCY_TAGS))) {
+      kept.push(sentence);
+    }
+  }
+  return kept.join('\n');
+}
+
+const INNER_CAPITAL = /\s["'“‘«(]?\p{Lu}/u;
+const AMOUNT = /[$€£¥%]|\d\s*(?:per ?cent|percent)\b/iu;
+const NAME_TAGS = new Set([
+  'Person',
+  'FirstName',
+  'MaleName',
+  'FemaleName',
+  'LastName',
+  'Honorific',
+  'ProperNoun',
+  'Place',
+  'City',
+  'Country',
+  'Region',
+  'Organization',
+  'SportsTeam',
+]);
+const CURRENCY_TAGS = new Set(['Currency']);
+const LEXICON = (nlp.world() as { model: { one: { lexicon: Record<string, string | string[]> } } })
+  .model.one.lexicon;
+
+function lexiconHas(word: string, tags: ReadonlySet<string>): boolean {
+  const entry = LEXICON[word.toLowerCase()];
+  if (entry === undefined) return false;
+  return typeof entry === 'string' ? tags.has(entry) : entry.some((t) => tags.has(t));
+}
 
 /** "Curie" alone adds nothing when "Marie Curie" is there. */
 function dropContained(entities: Entity[], label: EntityLabel): Entity[] {
@@ -97,13 +159,14 @@ const WEEKDAYS: Record<string, string> = {
 };
 // Prepositions that make a bare four-digit number a year: "en 1789", "im Jahr 1961".
 const YEAR_CUES: Record<string, string> = {
-  en: 'in|since|by|until|from|during|of',
+  en: 'in|since|by|until|from|during|of|around|circa|after|before|between',
   fr: 'en|depuis|vers|dès|des|jusqu’en|de|à',
   es: 'en|desde|hacia|hasta|de|del año|el año',
   de: 'im jahr|im jahre|in|seit|bis|ab|um|von',
 };
 
 const YEAR = '(?:1[0-9]{3}|20[0-9]{2})';
+const DECADE = /\b(?:(?:early|mid|late)[\s-]+)?(?:1[0-9]|20)[0-9]0s\b/giu;
 const NUMERIC_DATE = new RegExp(
   `\\b(?:\\d{1,2}[./-]\\d{1,2}[./-](?:\\d{4}|\\d{2})|\\d{4}-\\d{2}-\\d{2})\\b`,
   'gu',
@@ -127,6 +190,8 @@ export function datePatterns(text: string, language: string): string[] {
     );
     out.push(...(text.match(re) ?? []));
   }
+  // Decades: "the 1950s", "the late 1930s".
+  if (language === 'en') out.push(...(text.match(DECADE) ?? []));
   const cues = YEAR_CUES[language];
   if (cues) {
     const re = new RegExp(`(?<![\\p{L}])(?:${cues})\\s+(${YEAR})(?![\\p{N}])`, 'giu');

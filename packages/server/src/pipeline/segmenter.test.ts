@@ -204,6 +204,26 @@ describe('segmentText, fallbacks', () => {
     expect(r.accepted.length).toBeGreaterThan(0);
   });
 
+  it("scores every segment with the whole text's language detection", async () => {
+    const s = settings();
+    const sure = await segmentText(ARTICLE, {
+      language: 'en',
+      settings: s,
+      embed: hashEmbed(),
+      detected: { code: 'en', confidence: 0.9 },
+    });
+    expect(sure.accepted.length).toBeGreaterThan(1);
+    for (const c of sure.candidates) expect(c.quality.detailed.language_confidence).toBe(0.9);
+    // The detector disagrees with the language asked for: every segment is suspect.
+    const other = await segmentText(ARTICLE, {
+      language: 'en',
+      settings: s,
+      embed: hashEmbed(),
+      detected: { code: 'fr', confidence: 0.9 },
+    });
+    for (const c of other.candidates) expect(c.quality.detailed.language_confidence).toBe(0.45);
+  });
+
   it('falls back to regex when embed answers with the wrong number of vectors', async () => {
     const embed = async (texts: string[]) => texts.slice(1).map(() => new Float32Array(4));
     const r = await segmentText(EN.physics, { language: 'en', settings: settings(), embed });

@@ -1,5 +1,5 @@
 import type { ProcessingSettings } from '@adam/contracts';
-import { detectLanguage } from './language.js';
+import { type DetectedLanguage, detectLanguage } from './language.js';
 import { checkSegment, checkSnippet, scoreQuality, type QualityResult } from './quality.js';
 import { splitParagraphs, splitSentences } from './sentences.js';
 import {
@@ -57,6 +57,13 @@ export interface SegmentOptions {
   language: string;
   settings: ProcessingSettings;
   embed: EmbedFn;
+  /** The detector's answer for the whole text, when the caller has it (detected otherwise). */
+  detected?: DetectedLanguage;
+}
+
+/** SegmentOptions once the text's language is detected. */
+interface Assessing extends SegmentOptions {
+  detected: DetectedLanguage;
 }
 
 /**
@@ -64,7 +71,12 @@ export interface SegmentOptions {
  * smart_segmentation), then regex, then fixed windows; the next one runs when the previous
  * threw or had no accepted segment, and fallback_reason says why.
  */
-export async function segmentText(text: string, opts: SegmentOptions): Promise<SegmentationResult> {
+export async function segmentText(
+  text: string,
+  options: SegmentOptions,
+): Promise<SegmentationResult> {
+  // Once for the whole text: per candidate it cost more than the rest of the scoring.
+  const opts: Assessing = { ...options, detected: options.detected ?? detectLanguage(text) };
   const { settings } = opts;
   const reasons: string[] = [];
   if (settings.smart_segmentation) {
@@ -112,18 +124,19 @@ function result(
   };
 }
 
-function assessAll(candidates: Candidate[], opts: SegmentOptions): AssessedCandidate[] {
+function assessAll(candidates: Candidate[], opts: Assessing): AssessedCandidate[] {
   return candidates.map((c) => assess(c, opts));
 }
 
 /**
  * Quality is scored on the segment's own sentences: the overlap is context borrowed from the
- * previous segment and usually starts mid-sentence. The limits apply to the stored text.
+ * previous segment and usually starts mid-sentence. The limits apply to the stored text. The
+ * language confidence is the whole text's.
  */
-function assess(c: Candidate, opts: SegmentOptions): AssessedCandidate {
+function assess(c: Candidate, opts: Assessing): AssessedCandidate {
   const body = c.sentences.join(' ');
-  const detected = detectLanguage(body);
-  // Text in another language than the document's is suspect (a quote, a menu, a caption).
+  const { detected } = opts;
+  // Text in another language than the one asked for is suspect (a wrong setting, a quote page).
   const mismatch =
     opts.language !== 'und' && detected.code !== 'und' && detected.code !== opts.language;
   const quality = scoreQuality(body, {

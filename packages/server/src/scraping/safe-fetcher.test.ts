@@ -340,3 +340,43 @@ describe('allow-list semantics', () => {
     expect(site.hits.slice(before)).toEqual(['/redirect/hops/2']);
   });
 });
+
+describe('SafeFetcher connections', () => {
+  it("keeps a site's other fetches going when one of them fails", async () => {
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 5000 });
+    try {
+      const slow = fetcher.fetch(`${site.url}/slow-body?ms=300`);
+      await new Promise((r) => setTimeout(r, 50));
+      const failed = await refusal(fetcher.fetch(`${site.url}/status/500`));
+      expect(failed.code).toBe('http_status');
+      expect((await slow).status).toBe(200);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('reuses a kept-alive connection for the next page of the same site', async () => {
+    let connections = 0;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${port}`], timeoutMs: 2000 });
+    try {
+      for (const p of ['/a', '/b', '/c']) {
+        const r = await fetcher.fetch(`http://127.0.0.1:${port}${p}`);
+        expect(r.body.toString()).toBe('ok');
+        // The socket goes back to the pool once the response has ended, a few ticks later.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(connections).toBe(1);
+    } finally {
+      await fetcher.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -56,6 +56,8 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 export const DEFAULT_USER_AGENT = 'ADAM/0.1 (knowledge-snippet fetcher)';
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Sites whose connections are kept alive at once; the least recently used is closed. */
+const MAX_AGENTS = 32;
 
 const systemLookup: HostLookup = async (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -72,6 +74,12 @@ export class SafeFetcher {
   readonly maxRedirects: number;
   private readonly userAgent: string;
   private readonly lookup: HostLookup;
+  /**
+   * Pinned dispatchers by origin and vetted addresses, most recently used last: a second page
+   * of a site reuses the kept-alive connection (and TLS session) instead of opening one, and a
+   * host that now resolves elsewhere gets a dispatcher of its own.
+   */
+  private readonly agents = new Map<string, Agent>();
 
   constructor(opts: SafeFetcherOptions) {
     this.allow = parseAllowList(opts.allow);
@@ -108,91 +116,89 @@ export class SafeFetcher {
         const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
         const addresses = await this.vet(current, controller.signal, from);
         if (timedOut) throw timeoutError();
-        const agent = pinnedAgent(addresses, this.timeoutMs);
+        // Shared by the site's fetches in flight: a failed request's socket is dropped by undici,
+        // the dispatcher stays for the others.
+        const agent = this.agentFor(current, addresses);
+        const headers: Record<string, string> = {
+          ...(current.origin === firstOrigin ? init.headers : {}),
+          accept: init.accept ?? DEFAULT_ACCEPT,
+          'user-agent': this.userAgent,
+        };
+        let res: Awaited<ReturnType<typeof undiciFetch>>;
         try {
-          const headers: Record<string, string> = {
-            ...(current.origin === firstOrigin ? init.headers : {}),
-            accept: init.accept ?? DEFAULT_ACCEPT,
-            'user-agent': this.userAgent,
-          };
-          let res: Awaited<ReturnType<typeof undiciFetch>>;
-          try {
-            res = await undiciFetch(current.href, {
-              dispatcher: agent,
-              redirect: 'manual',
-              signal: controller.signal,
-              headers,
-            });
-          } catch (err) {
-            if (timedOut) throw timeoutError();
-            throw networkError(err, current.href);
-          }
+          res = await undiciFetch(current.href, {
+            dispatcher: agent,
+            redirect: 'manual',
+            signal: controller.signal,
+            headers,
+          });
+        } catch (err) {
+          if (timedOut) throw timeoutError();
+          throw networkError(err, current.href);
+        }
 
-          if (REDIRECT_STATUSES.has(res.status)) {
-            await res.body?.cancel().catch(() => undefined);
-            const location = res.headers.get('location');
-            if (!location) {
-              throw new FetchError(
-                'http_status',
-                `${current.href} answered HTTP ${res.status} (a redirect) without a Location header`,
-                current.href,
-                res.status,
-              );
-            }
-            let next: URL;
-            try {
-              next = new URL(location, current);
-            } catch {
-              throw new FetchError(
-                'bad_response',
-                `${current.href} redirected to '${location}', which is not a valid URL`,
-                current.href,
-              );
-            }
-            if (redirects.length >= this.maxRedirects) {
-              throw new FetchError(
-                'too_many_redirects',
-                `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
-                current.href,
-              );
-            }
-            if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-              throw new FetchError(
-                'bad_scheme',
-                `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
-                next.href,
-              );
-            }
-            redirects.push(next.href);
-            current = next;
-            continue;
-          }
-
-          if (res.status < 200 || res.status > 299) {
-            await res.body?.cancel().catch(() => undefined);
-            const text = res.statusText ? ` ${res.statusText}` : '';
+        if (REDIRECT_STATUSES.has(res.status)) {
+          await res.body?.cancel().catch(() => undefined);
+          const location = res.headers.get('location');
+          if (!location) {
             throw new FetchError(
               'http_status',
-              `${current.href} answered HTTP ${res.status}${text}`,
+              `${current.href} answered HTTP ${res.status} (a redirect) without a Location header`,
               current.href,
               res.status,
             );
           }
-
-          const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
-          const responseHeaders: Record<string, string> = {};
-          res.headers.forEach((value, key) => (responseHeaders[key] = value));
-          return {
-            url: current.href,
-            status: res.status,
-            headers: responseHeaders,
-            contentType: res.headers.get('content-type') ?? '',
-            body,
-            redirects,
-          };
-        } finally {
-          agent.destroy().catch(() => undefined);
+          let next: URL;
+          try {
+            next = new URL(location, current);
+          } catch {
+            throw new FetchError(
+              'bad_response',
+              `${current.href} redirected to '${location}', which is not a valid URL`,
+              current.href,
+            );
+          }
+          if (redirects.length >= this.maxRedirects) {
+            throw new FetchError(
+              'too_many_redirects',
+              `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
+              current.href,
+            );
+          }
+          if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+            throw new FetchError(
+              'bad_scheme',
+              `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
+              next.href,
+            );
+          }
+          redirects.push(next.href);
+          current = next;
+          continue;
         }
+
+        if (res.status < 200 || res.status > 299) {
+          await res.body?.cancel().catch(() => undefined);
+          const text = res.statusText ? ` ${res.statusText}` : '';
+          throw new FetchError(
+            'http_status',
+            `${current.href} answered HTTP ${res.status}${text}`,
+            current.href,
+            res.status,
+          );
+        }
+
+        const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
+        const responseHeaders: Record<string, string> = {};
+        res.headers.forEach((value, key) => (responseHeaders[key] = value));
+        return {
+          url: current.href,
+          status: res.status,
+          headers: responseHeaders,
+          contentType: res.headers.get('content-type') ?? '',
+          body,
+          redirects,
+        };
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
@@ -201,6 +207,27 @@ export class SafeFetcher {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  private agentFor(url: URL, addresses: ResolvedAddress[]): Agent {
+    const key = `${url.origin} ${addresses.map((a) => a.address).join(',')}`;
+    let agent = this.agents.get(key);
+    if (agent) this.agents.delete(key);
+    else agent = pinnedAgent(addresses, this.timeoutMs);
+    this.agents.set(key, agent);
+    for (const [k, old] of this.agents) {
+      if (this.agents.size <= MAX_AGENTS) break;
+      this.agents.delete(k);
+      old.close().catch(() => undefined);
+    }
+    return agent;
+  }
+
+  /** Closes the kept connections. */
+  async close(): Promise<void> {
+    const agents = [...this.agents.values()];
+    this.agents.clear();
+    await Promise.all(agents.map((a) => a.destroy().catch(() => undefined)));
   }
 
   /** The addresses the fetcher may connect to for this URL, or a refusal. */
