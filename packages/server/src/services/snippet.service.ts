@@ -81,17 +81,24 @@ export class SnippetService {
     };
     if (q.search) {
       const match = ftsQuery(q.search);
-      if (!match) return { snippets: [], total: 0, page: q.page, per_page: q.per_page };
+      if (!match)
+        return { snippets: [], total: 0, total_exact: true, page: q.page, per_page: q.per_page };
       filter.match = match;
     }
-    const { rows, total } = this.deps.snippets.listPage(
+    const { rows, total, exact } = this.deps.snippets.listPage(
       filter,
       q.sort_by,
       q.order,
       q.per_page,
       (q.page - 1) * q.per_page,
     );
-    return { snippets: rows.map(toSnippet), total, page: q.page, per_page: q.per_page };
+    return {
+      snippets: rows.map(toSnippet),
+      total,
+      total_exact: exact,
+      page: q.page,
+      per_page: q.per_page,
+    };
   }
 
   get(id: number): Snippet {

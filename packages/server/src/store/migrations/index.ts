@@ -1,4 +1,5 @@
 import { ANALYTICS_MIGRATION_SQL } from './analytics-aggregates.js';
+import { LISTING_MIGRATION_SQL } from './listing.js';
 
 /**
  * Plain SQL migrations, applied in order at start inside one transaction each.
@@ -177,5 +178,11 @@ DROP INDEX snippets_source_url;
     name: 'analytics_aggregates_activity',
     // Analytics read these few rows instead of scanning the snippets (see the file).
     sql: ANALYTICS_MIGRATION_SQL,
+  },
+  {
+    id: 7,
+    name: 'listing_indexes_counts_embeddings',
+    // Listing at a million rows: side table for vectors, counts kept by triggers, ordered indexes.
+    sql: LISTING_MIGRATION_SQL,
   },
 ];
