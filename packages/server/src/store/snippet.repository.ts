@@ -49,8 +49,11 @@ export interface SnippetPage {
 
 /** Totals are counted row by row up to this many; past it they are estimated. */
 export const COUNT_CAP = 10_000;
-/** A quality threshold leaving at most this many rows is listed by sorting them (see pickIndex). */
-const SORT_CAP = 20_000;
+/**
+ * A quality threshold leaving at most this many times COUNT_CAP rows is listed by sorting them
+ * (see pickIndex): sorting 20,000 rows costs less than walking past a million to find a page.
+ */
+const SORT_FACTOR = 2;
 
 const COLUMNS = `s.id, s.text, s.text_hash, s.theme, s.quality_score, s.language, s.word_count, s.size_bytes,
   s.source_title, s.source_url, s.job_id, s.metadata,
@@ -73,7 +76,15 @@ const roughly = (n: number): number => {
 };
 
 export class SnippetRepository {
-  constructor(private readonly db: Db) {}
+  private readonly countCap: number;
+
+  /** `countCap` is COUNT_CAP unless a test wants estimates from a small table. */
+  constructor(
+    private readonly db: Db,
+    opts: { countCap?: number } = {},
+  ) {
+    this.countCap = opts.countCap ?? COUNT_CAP;
+  }
 
   /**
    * Inserts the rows whose normalised text is new; answers the new ids, in input order (null for
@@ -268,7 +279,7 @@ export class SnippetRepository {
     const by = f.job_id !== undefined ? 'job' : f.source_url ? 'source' : f.theme ? 'theme' : null;
     if (f.ids) return '';
     if (sort === 'created_at' && f.min_quality !== undefined) {
-      const few = this.estimate({ ...f, ids: undefined }) <= SORT_CAP;
+      const few = this.estimate({ ...f, ids: undefined }) <= this.countCap * SORT_FACTOR;
       if (few) return `INDEXED BY ${by ? `snippets_${by}_quality` : 'snippets_quality'}`;
     }
     if (!by)
@@ -296,9 +307,9 @@ export class SnippetRepository {
     const n = this.db
       .prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM snippets s ${index} ${w.sql} LIMIT ?)`)
       .pluck()
-      .get(...w.params, COUNT_CAP) as number;
-    if (n < COUNT_CAP) return { total: n, exact: true };
-    return { total: Math.max(COUNT_CAP, roughly(this.estimate(f))), exact: false };
+      .get(...w.params, this.countCap) as number;
+    if (n < this.countCap) return { total: n, exact: true };
+    return { total: Math.max(this.countCap, roughly(this.estimate(f))), exact: false };
   }
 
   /** Totals the aggregate tables answer (exactly, or estimated when a count would be long). */
@@ -395,8 +406,8 @@ export class SnippetRepository {
         `SELECT COUNT(*) FROM (SELECT 1 FROM snippets s INDEXED BY ${index} WHERE ${parts.join(' AND ')} LIMIT ?)`,
       )
       .pluck()
-      .get(...params, COUNT_CAP) as number;
-    if (n < COUNT_CAP)
+      .get(...params, this.countCap) as number;
+    if (n < this.countCap)
       return { total: bucket.above + (countBelow ? bucket.at - n : n), exact: true };
     return interpolated;
   }
@@ -413,13 +424,16 @@ export class SnippetRepository {
       : 'SELECT rowid AS id FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid DESC LIMIT ?';
     const { n, last } = this.db
       .prepare(`SELECT COUNT(*) AS n, MIN(id) AS last FROM (${inner})`)
-      .get(match, ...w.params, COUNT_CAP) as { n: number; last: number | null };
-    if (n < COUNT_CAP) return { total: n, exact: true };
+      .get(match, ...w.params, this.countCap) as { n: number; last: number | null };
+    if (n < this.countCap) return { total: n, exact: true };
     const { lo, hi } = this.db
       .prepare('SELECT (SELECT MIN(id) FROM snippets) AS lo, (SELECT MAX(id) FROM snippets) AS hi')
       .get() as { lo: number; hi: number };
     const est = (n * (hi - lo + 1)) / (hi - last! + 1);
-    return { total: Math.max(COUNT_CAP, Math.min(this.statsCount(), roughly(est))), exact: false };
+    return {
+      total: Math.max(this.countCap, Math.min(this.statsCount(), roughly(est))),
+      exact: false,
+    };
   }
 
   /**
