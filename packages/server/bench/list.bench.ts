@@ -21,7 +21,7 @@
  * one in ten led by a sentence of the evaluation documents (they bring the rarer words); theme
  * from the page's topic (15% another), quality uniform in 0..1; jobs of ~5,000 consecutive rows
  * (10% of rows with none); a source per page, except one page in ten that comes from one of
- * 20 large feeds.
+ * two large feeds (feed0 and feed10, ~50,000 rows each).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +92,7 @@ function* snippetRows(): Generator<NewSnippet> {
   const evalSentences = EVAL_SET.docs.flatMap((d) => splitSentences(d.text));
   for (let n = 1; ; n++) {
     const { topic, sentences } = pageSentences(n);
+    // n is a multiple of 10 there, so n % 20 names feed 0 or feed 10.
     const source =
       n % 10 === 0
         ? { url: feedUrl(n % FEEDS), title: `Feed ${n % FEEDS}` }
@@ -197,7 +198,11 @@ const KINDS: Kind[] = [
   ['job_id=<5k rows>', `job_id=${bigJob}`],
   ['job_id, sort_by=quality_score', `job_id=${bigJob}&sort_by=quality_score`],
   ['job_id, theme=technology', `job_id=${bigJob}&theme=technology`],
-  ['source_url=<feed, ~2k rows>', `source_url=${encodeURIComponent(feedUrl(3))}`],
+  ['source_url=<feed, ~50k rows>', `source_url=${encodeURIComponent(feedUrl(10))}`],
+  [
+    'source_url, sort_by=quality_score',
+    `source_url=${encodeURIComponent(feedUrl(10))}&sort_by=quality_score`,
+  ],
   [
     'source_url=<article>',
     `source_url=${encodeURIComponent('https://bench.example/articles/777')}`,
@@ -330,7 +335,7 @@ try {
     );
     const old = await timed(() => oldQuery(adam!, kind), OLD_SAMPLES);
     out.push([
-      kind.path === '/snippets' ? kind.name : kind.name,
+      kind.name,
       fixed(http.p50, 2),
       fixed(http.p95, 2),
       fixed(sql.p50, 2),
@@ -339,6 +344,8 @@ try {
       `${last.exact ? '' : '≈ '}${last.total.toLocaleString('en')}`,
       last.count,
     ]);
+    // Progress, for a run that is stopped before its table.
+    console.log(`  ${out[out.length - 1]!.join(' | ')}`);
   }
 
   console.log(

@@ -50,6 +50,11 @@ export interface SnippetPage {
 /** Totals are counted row by row up to this many; past it they are estimated. */
 export const COUNT_CAP = 10_000;
 /**
+ * A text search's total is counted over at most COUNT_CAP / FTS_SCAN_SHARE (2,000) matches: past
+ * that, each further match checked against the other filters costs a row read.
+ */
+const FTS_SCAN_SHARE = 5;
+/**
  * A quality threshold leaving at most this many times COUNT_CAP rows is listed by sorting them
  * (see pickIndex): sorting 20,000 rows costs less than walking past a million to find a page.
  */
@@ -183,12 +188,19 @@ export class SnippetRepository {
     limit: number,
     offset: number,
   ): SnippetPage {
-    const ids = f.match
-      ? this.searchPageIds(f, f.match, sort, order, limit, offset)
-      : this.pageIds(f, sort, order, limit, offset);
+    if (f.match) {
+      const page = this.searchPage(f, f.match, sort, order, limit, offset);
+      return { rows: this.rowsInOrder(page.ids), total: page.total, exact: page.exact };
+    }
+    return {
+      rows: this.rowsInOrder(this.pageIds(f, sort, order, limit, offset)),
+      ...this.total(f),
+    };
+  }
+
+  private rowsInOrder(ids: number[]): SnippetRow[] {
     const byId = new Map(this.findByIds(ids).map((r) => [r.id, r]));
-    const rows = ids.map((id) => byId.get(id)).filter((r): r is SnippetRow => !!r);
-    return { rows, ...this.total(f) };
+    return ids.map((id) => byId.get(id)).filter((r): r is SnippetRow => !!r);
   }
 
   /** Ids of a page without text search: one index, picked by hand (see pickIndex). */
@@ -210,57 +222,134 @@ export class SnippetRepository {
   }
 
   /**
-   * Ids of a page of a text search. In id order the FTS rowids are walked newest first with the
-   * limit inside (the other filters checked on each row on the way). Sorted by a column, few
-   * matches are sorted; many (a common word) are found by walking that column's index and
-   * asking FTS about each row, which stops after the page.
+   * A page of a text search and its total, from one walk of the FTS rowids newest first (so a
+   * prefix query, whose set-up costs FTS5 a merge of every matching term's list, pays it once).
+   * The walk stops once it has the page (in id order) and has looked at 2,000 matches; the
+   * other filters are checked on each row on the way. Its total is exact when the walk ran out
+   * of matches, else estimated: the FTS matches extrapolated from how far back in ids the scan
+   * reached, times the share of them passing the other filters (in the scan, or from the kept
+   * counts for a job or a source).
    */
-  private searchPageIds(
+  private searchPage(
     f: SnippetFilter,
     match: string,
     sort: SnippetSort,
     order: 'asc' | 'desc',
     limit: number,
     offset: number,
+  ): { ids: number[]; total: number; exact: boolean } {
+    const w = this.residual(f);
+    const byId = sort === 'created_at';
+    const dir = byId && order === 'asc' ? 'ASC' : 'DESC';
+    const scan = this.countCap / FTS_SCAN_SHARE;
+    const walk = w.sql
+      ? this.db.prepare(
+          `SELECT f.rowid AS id, (${w.sql.replace(/^WHERE /, '')}) AS ok
+           FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
+           WHERE f.snippets_fts MATCH ? ORDER BY f.rowid ${dir}`,
+        )
+      : this.db.prepare(
+          `SELECT rowid AS id, 1 AS ok FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid ${dir}`,
+        );
+    const ids: number[] = [];
+    let scanned = 0;
+    let passed = 0;
+    let passedInScan = 0;
+    let lastScanned = 0;
+    let exhausted = true;
+    for (const r of walk.iterate(...w.params, match) as Iterable<{ id: number; ok: number }>) {
+      if (scanned >= scan && (!byId || passed >= offset + limit)) {
+        exhausted = false;
+        break;
+      }
+      if (scanned < scan) lastScanned = r.id;
+      scanned++;
+      if (!r.ok) continue;
+      if (scanned <= scan) passedInScan++;
+      if (byId && passed >= offset && passed < offset + limit) ids.push(r.id);
+      passed++;
+    }
+    let total = passed;
+    if (!exhausted) {
+      const { lo, hi } = this.db
+        .prepare(
+          'SELECT (SELECT MIN(id) FROM snippets) AS lo, (SELECT MAX(id) FROM snippets) AS hi',
+        )
+        .get() as { lo: number; hi: number };
+      const reached = dir === 'DESC' ? hi - lastScanned + 1 : lastScanned - lo + 1;
+      const matches = (scan * (hi - lo + 1)) / Math.max(1, reached);
+      // A job's or a source's rows sit together in ids, so a sample of the newest matches says
+      // little about them: their share comes from the kept counts instead.
+      const clustered = f.job_id !== undefined || !!f.source_url;
+      const share = clustered
+        ? this.estimate({ ...f, match: undefined }) / Math.max(1, this.statsCount())
+        : passedInScan / scan;
+      total = Math.max(passed, Math.min(this.statsCount(), roughly(matches * share)));
+    }
+    if (byId) return { ids, total, exact: exhausted };
+    return {
+      ids: this.searchSorted(f, match, sort, order, limit, offset, exhausted),
+      total,
+      exact: exhausted,
+    };
+  }
+
+  /**
+   * A page of a text search sorted by a column. Few matches (the walk above ran out): they are
+   * sorted. Many: the column's index is walked and each row checked, by asking FTS about it
+   * when the query has no prefix term (a seek per row), else against the set of every match (a
+   * prefix term costs FTS5 a full merge per question, so it is asked once).
+   */
+  private searchSorted(
+    f: SnippetFilter,
+    match: string,
+    sort: SnippetSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+    few: boolean,
   ): number[] {
     const w = this.residual(f);
-    const dir = order === 'asc' ? 'ASC' : 'DESC';
-    if (sort === 'created_at') {
-      if (!w.sql)
-        return this.db
-          .prepare(
-            `SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid ${dir} LIMIT ? OFFSET ?`,
-          )
-          .pluck()
-          .all(match, limit, offset) as number[];
+    const and = w.sql.replace(/^WHERE/, 'AND');
+    if (few)
       return this.db
         .prepare(
           `SELECT s.id FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
-           WHERE f.snippets_fts MATCH ? ${w.sql.replace(/^WHERE/, 'AND')}
-           ORDER BY f.rowid ${dir} LIMIT ? OFFSET ?`,
-        )
-        .pluck()
-        .all(match, ...w.params, limit, offset) as number[];
-    }
-    if (this.ftsCount(f, match).exact) {
-      return this.db
-        .prepare(
-          `SELECT s.id FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
-           WHERE f.snippets_fts MATCH ? ${w.sql.replace(/^WHERE/, 'AND')}
+           WHERE f.snippets_fts MATCH ? ${and}
            ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
         )
         .pluck()
         .all(match, ...w.params, limit, offset) as number[];
+    const index = this.pickIndex(f, sort);
+    if (!match.includes('*')) {
+      const probe =
+        'EXISTS (SELECT 1 FROM snippets_fts WHERE snippets_fts MATCH ? AND rowid = s.id)';
+      return this.db
+        .prepare(
+          `SELECT s.id FROM snippets s ${index} ${w.sql ? `${w.sql} AND ${probe}` : `WHERE ${probe}`}
+           ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(...w.params, match, limit, offset) as number[];
     }
-    const probe = 'EXISTS (SELECT 1 FROM snippets_fts WHERE snippets_fts MATCH ? AND rowid = s.id)';
-    return this.db
-      .prepare(
-        `SELECT s.id FROM snippets s ${this.pickIndex(f, sort)}
-         ${w.sql ? `${w.sql} AND ${probe}` : `WHERE ${probe}`}
-         ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
-      )
+    const matching = new Set(
+      this.db
+        .prepare('SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ?')
+        .pluck()
+        .all(match) as number[],
+    );
+    const ids: number[] = [];
+    let passed = 0;
+    const rows = this.db
+      .prepare(`SELECT s.id FROM snippets s ${index} ${w.sql} ORDER BY ${orderBy(sort, order)}`)
       .pluck()
-      .all(...w.params, match, limit, offset) as number[];
+      .iterate(...w.params) as Iterable<number>;
+    for (const id of rows) {
+      if (!matching.has(id)) continue;
+      if (passed >= offset) ids.push(id);
+      if (++passed >= offset + limit) break;
+    }
+    return ids;
   }
 
   /** The filters other than text search, as a WHERE clause on `s`. */
@@ -297,7 +386,10 @@ export class SnippetRepository {
    * hold, else counted when under COUNT_CAP, else estimated (`exact: false`).
    */
   total(f: SnippetFilter): { total: number; exact: boolean } {
-    if (f.match) return this.ftsCount(f, f.match);
+    if (f.match) {
+      const page = this.searchPage(f, f.match, 'created_at', 'desc', 0, 0);
+      return { total: page.total, exact: page.exact };
+    }
     const kept = this.keptCount(f);
     if (kept) return kept;
     const w = this.residual(f);
@@ -410,30 +502,6 @@ export class SnippetRepository {
     if (n < this.countCap)
       return { total: bucket.above + (countBelow ? bucket.at - n : n), exact: true };
     return interpolated;
-  }
-
-  /**
-   * Matches of a text search: counted newest first up to COUNT_CAP; past it, the count is
-   * extrapolated from how far back in ids the COUNT_CAP-th match lies.
-   */
-  private ftsCount(f: SnippetFilter, match: string): { total: number; exact: boolean } {
-    const w = this.residual(f);
-    const inner = w.sql
-      ? `SELECT s.id AS id FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
-         WHERE f.snippets_fts MATCH ? ${w.sql.replace(/^WHERE/, 'AND')} ORDER BY f.rowid DESC LIMIT ?`
-      : 'SELECT rowid AS id FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid DESC LIMIT ?';
-    const { n, last } = this.db
-      .prepare(`SELECT COUNT(*) AS n, MIN(id) AS last FROM (${inner})`)
-      .get(match, ...w.params, this.countCap) as { n: number; last: number | null };
-    if (n < this.countCap) return { total: n, exact: true };
-    const { lo, hi } = this.db
-      .prepare('SELECT (SELECT MIN(id) FROM snippets) AS lo, (SELECT MAX(id) FROM snippets) AS hi')
-      .get() as { lo: number; hi: number };
-    const est = (n * (hi - lo + 1)) / (hi - last! + 1);
-    return {
-      total: Math.max(this.countCap, Math.min(this.statsCount(), roughly(est))),
-      exact: false,
-    };
   }
 
   /**
