@@ -104,7 +104,13 @@ export type SnippetListQuery = z.input<typeof SnippetListQuery>;
 
 export const SnippetList = z.object({
   snippets: z.array(Snippet),
+  /** Matching snippets; an estimate (to two significant figures) when total_exact is false. */
   total: z.number().int(),
+  /**
+   * True when total is a count. Totals a trigger-kept aggregate cannot answer are counted up to
+   * 10,000 matches and estimated past that, so a listing never scans a million rows to count.
+   */
+  total_exact: z.boolean(),
   page: z.number().int(),
   per_page: z.number().int(),
 });

@@ -1,53 +1,75 @@
 /**
- * GET /snippets at 100,000 snippets over real HTTP (not a test: prints figures, asserts nothing).
+ * GET /snippets and GET /admin/index/entries at 1,000,000 snippets over real HTTP (not a test:
+ * prints figures, asserts nothing).
  *
- *   cd packages/server && npx tsx --conditions=adam-source bench/list.bench.ts
+ *   npm run bench -w @adam/server -- list
  *
- * Starts the real app on a temporary data dir (loopback, port 0), waits for start-up
- * reconciliation, then writes 100k rows straight through SnippetRepository.insertMany (chunks
- * of 5,000; no embeddings, so the index stays empty: listing does not use it and the engine
- * never starts). Then logs in and times ~200 requests of each kind of listing, one at a time;
- * the client runs in the same process, so its time is in the figures.
+ * Data: a data dir cached under the temporary directory (DATA_DIR; rebuilt when its marker's
+ * version differs), filled once through SnippetRepository.insertMany in chunks of 5,000 (so with
+ * every trigger a real ingestion fires), without vectors: listing never reads them. 98% of the
+ * rows are then marked indexed, as after a normal ingestion, so the index's entry list has rows.
+ * Building it takes a few minutes; later runs reuse it (the migrations of newer code apply to it).
+ *
+ * The app is started on that dir with its start-up reconciliation stubbed out: the rows have no
+ * vectors and would otherwise all be re-embedded. Then each kind of listing is timed, one
+ * request at a time (the client runs in the same process, so its time is in the figures), next
+ * to the reference: the same listing through SnippetRepository.listPage on the app's connection
+ * (the bare SQL, no HTTP, no JSON), and, for a few samples, the query listing ran before this
+ * version (ORDER BY created_at with OFFSET, and a COUNT(*) of every match).
  *
  * Rows: 40–120 words of consecutive sentences of the fixture pages (test/fixtures/fixture-pages.ts),
  * one in ten led by a sentence of the evaluation documents (they bring the rarer words); theme
- * from the page's topic (15% another), quality uniform in 0..1, 6 job ids (and none), 12 sources.
+ * from the page's topic (15% another), quality uniform in 0..1; jobs of ~5,000 consecutive rows
+ * (10% of rows with none); a source per page, except one page in ten that comes from one of
+ * two large feeds (feed0 and feed10, ~50,000 rows each).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { THEMES, type Theme } from '@adam/contracts';
+import { SnippetListQuery, THEMES, type Theme } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
+import { IndexService } from '../src/services/index.service.js';
 import { textHash } from '../src/services/ingestion.service.js';
-import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
+import { ftsMatch } from '../src/services/hybrid-search.js';
+import { listSort } from '../src/services/snippet.service.js';
+import { openDatabase } from '../src/store/db.js';
 import {
+  SnippetRepository,
+  type NewSnippet,
+  type SnippetFilter,
+} from '../src/store/snippet.repository.js';
+import {
+  BENCH_MODEL_ROOT,
   fixed,
   footer,
   header,
   mib,
   pageSentences,
-  removeDir,
   rng,
   seconds,
+  sharedModel,
   splitSentences,
   summarize,
   table,
-  tempDataDir,
   wordCount,
 } from './common.js';
 
-const ROWS = 100_000;
+const ROWS = 1_000_000;
+/** Bump when the generated rows change: the cached dir is then rebuilt. */
+const DATA_VERSION = 'list-v1';
+const DATA_DIR = path.join(os.tmpdir(), 'adam-bench-list-1m');
+const MARKER = path.join(DATA_DIR, 'bench-data.json');
 const CHUNK = 5_000;
 const REQUESTS = 200;
 const WARMUP = 5;
+/** Samples of the query before this version: it takes up to a second or more at 1M. */
+const OLD_SAMPLES = 3;
 /** A kind of listing stops early past this, so one slow query cannot hold the run. */
-const KIND_BUDGET_MS = 90_000;
-const JOBS = 6;
-const SOURCES = Array.from({ length: 12 }, (_, i) => ({
-  url: `https://bench.example/articles/${i + 1}`,
-  title: `Bench source ${i + 1}`,
-}));
+const KIND_BUDGET_MS = 30_000;
+const PAGES_PER_JOB = 2_000;
+const FEEDS = 20;
 const TOPIC_THEME: Record<string, Theme> = {
   'volcano monitoring': 'science',
   'variable stars': 'science',
@@ -60,17 +82,23 @@ const TOPIC_THEME: Record<string, Theme> = {
   'bread baking': 'general',
   'urban beekeeping': 'general',
 };
+const feedUrl = (i: number) => `https://feed${i}.bench.example/all`;
 
 header(`list: GET /api/v1/snippets at ${ROWS.toLocaleString('en')} snippets over HTTP`);
 const benchStarted = performance.now();
 
-/** Deterministic rows, distinct texts of 40–120 words. */
+/** Deterministic rows of 40–120 words; the few repeated texts are dropped by insertMany. */
 function* snippetRows(): Generator<NewSnippet> {
   const rand = rng(7);
   const evalSentences = EVAL_SET.docs.flatMap((d) => splitSentences(d.text));
-  const seen = new Set<string>();
   for (let n = 1; ; n++) {
     const { topic, sentences } = pageSentences(n);
+    // n is a multiple of 10 there, so n % 20 names feed 0 or feed 10.
+    const source =
+      n % 10 === 0
+        ? { url: feedUrl(n % FEEDS), title: `Feed ${n % FEEDS}` }
+        : { url: `https://bench.example/articles/${n}`, title: `Article ${n}` };
+    const jobId = n % 10 === 3 ? null : 1 + Math.floor(n / PAGES_PER_JOB);
     let i = 0;
     while (i < sentences.length) {
       const target = 40 + Math.floor(rand() * 81);
@@ -91,9 +119,7 @@ function* snippetRows(): Generator<NewSnippet> {
       }
       if (i === before) i++; // nothing fitted: skip that sentence
       const text = parts.join(' ');
-      if (words < 40 || seen.has(text)) continue;
-      seen.add(text);
-      const source = SOURCES[n % SOURCES.length]!;
+      if (words < 40) continue;
       yield {
         text,
         text_hash: textHash(text),
@@ -104,7 +130,7 @@ function* snippetRows(): Generator<NewSnippet> {
         size_bytes: Buffer.byteLength(text, 'utf8'),
         source_title: source.title,
         source_url: source.url,
-        job_id: rand() < 0.3 ? null : 1 + (n % JOBS),
+        job_id: jobId,
         metadata: '{}',
         embedding: null,
         embedder_id: null,
@@ -113,58 +139,166 @@ function* snippetRows(): Generator<NewSnippet> {
   }
 }
 
-const KINDS: { name: string; query: string }[] = [
-  { name: 'plain, page 1', query: '' },
-  { name: 'page 500 (offset 24,950)', query: 'page=500' },
-  { name: 'sort_by=quality_score asc', query: 'sort_by=quality_score&order=asc' },
-  { name: 'theme=science, min_quality=0.5', query: 'theme=science&min_quality=0.5' },
-  { name: 'search, common word "local"', query: 'search=local' },
-  { name: 'search, rare word "garbage"', query: 'search=garbage' },
-  {
-    name: 'search "grid storage", theme=technology',
-    query: 'search=grid+storage&theme=technology',
-  },
-  { name: 'job_id=3', query: 'job_id=3' },
-  {
-    name: 'source_url=<one of 12>',
-    query: `source_url=${encodeURIComponent(SOURCES[4]!.url)}`,
-  },
-];
+/** Fills DATA_DIR unless its marker says it holds this version's rows. */
+function prepareData(): void {
+  const marker = fs.existsSync(MARKER)
+    ? (JSON.parse(fs.readFileSync(MARKER, 'utf8')) as { version: string; rows: number })
+    : null;
+  if (marker?.version === DATA_VERSION && marker.rows === ROWS) {
+    console.log(`data: reusing ${DATA_DIR} (${marker.rows.toLocaleString('en')} rows)`);
+    return;
+  }
+  fs.rmSync(DATA_DIR, { recursive: true, force: true });
+  const link = path.join(DATA_DIR, 'models', 'builtin');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(path.join(BENCH_MODEL_ROOT, 'models', 'builtin'), link, 'dir');
+  const db = openDatabase(DATA_DIR);
+  try {
+    const repo = new SnippetRepository(db);
+    const rows = snippetRows();
+    let inserted = 0;
+    const started = performance.now();
+    while (inserted < ROWS) {
+      const chunk: NewSnippet[] = [];
+      while (chunk.length < Math.min(CHUNK, ROWS - inserted)) chunk.push(rows.next().value!);
+      inserted += repo.insertMany(chunk).filter((id) => id !== null).length;
+      if (inserted % 100_000 < CHUNK)
+        console.log(
+          `data: ${inserted.toLocaleString('en')} rows, ${seconds(performance.now() - started)}`,
+        );
+    }
+    db.prepare(
+      `UPDATE snippets SET index_pending = 0, faiss_id = id, indexed_at = created_at WHERE id % 50 <> 0`,
+    ).run();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    console.log(`data: ${inserted} rows written in ${seconds(performance.now() - started)}`);
+  } finally {
+    db.close();
+  }
+  fs.writeFileSync(MARKER, JSON.stringify({ version: DATA_VERSION, rows: ROWS }));
+}
 
-const dataDir = tempDataDir('adam-bench-list-');
+interface Kind {
+  name: string;
+  path: '/snippets' | '/admin/index/entries';
+  query: string;
+}
+
+const bigJob = 1 + Math.floor(200_000 / PAGES_PER_JOB);
+const KINDS: Kind[] = [
+  ['plain, page 1', ''],
+  ['page 500 (offset 24,950)', 'page=500'],
+  ['sort_by=quality_score', 'sort_by=quality_score'],
+  ['sort_by=word_count asc', 'sort_by=word_count&order=asc'],
+  ['theme=technology', 'theme=technology'],
+  ['min_quality=0.5', 'min_quality=0.5'],
+  ['min_quality=0.97', 'min_quality=0.97'],
+  ['theme=science, min_quality=0.5', 'theme=science&min_quality=0.5'],
+  ['theme=philosophy, min_quality=0.73', 'theme=philosophy&min_quality=0.73'],
+  ['theme=science, sort_by=quality_score', 'theme=science&sort_by=quality_score'],
+  ['job_id=<5k rows>', `job_id=${bigJob}`],
+  ['job_id, sort_by=quality_score', `job_id=${bigJob}&sort_by=quality_score`],
+  ['job_id, theme=technology', `job_id=${bigJob}&theme=technology`],
+  ['source_url=<feed, ~50k rows>', `source_url=${encodeURIComponent(feedUrl(10))}`],
+  [
+    'source_url, sort_by=quality_score',
+    `source_url=${encodeURIComponent(feedUrl(10))}&sort_by=quality_score`,
+  ],
+  [
+    'source_url=<article>',
+    `source_url=${encodeURIComponent('https://bench.example/articles/777')}`,
+  ],
+  ['search, common word "local"', 'search=local'],
+  ['search "local", newest first', 'search=local&sort_by=created_at'],
+  [
+    'search "local", browser filter (all words, prefix)',
+    'search=local&match=all&sort_by=created_at',
+  ],
+  [
+    'search, a question',
+    `search=${encodeURIComponent('how do local councils plan railway stations?')}`,
+  ],
+  ['search, rare word "garbage"', 'search=garbage'],
+  ['search "local", theme=technology', 'search=local&theme=technology'],
+  ['search "garbage", theme=science', 'search=garbage&theme=science'],
+  ['search "local", sort_by=quality_score', 'search=local&sort_by=quality_score'],
+  ['search "local", min_quality=0.5', 'search=local&min_quality=0.5'],
+].map(([name, query]) => ({ name: name!, path: '/snippets' as const, query: query! }));
+KINDS.push(
+  { name: 'index entries, page 1', path: '/admin/index/entries', query: '' },
+  { name: 'index entries, theme=general', path: '/admin/index/entries', query: 'theme=general' },
+  { name: 'index entries, search "local"', path: '/admin/index/entries', query: 'search=local' },
+);
+
+/** The filter the service builds from a query string (index entries: indexed rows only). */
+function filterOf(kind: Kind) {
+  const q = SnippetListQuery.parse(Object.fromEntries(new URLSearchParams(kind.query)));
+  const f: SnippetFilter = {
+    theme: q.theme,
+    min_quality: q.min_quality,
+    job_id: q.job_id,
+    source_url: q.source_url || undefined,
+    indexed_only: kind.path === '/admin/index/entries' || undefined,
+    match: q.search ? (ftsMatch(q.search, q.match) ?? undefined) : undefined,
+  };
+  return { f, q };
+}
+
+/** The listing as this version's predecessor ran it: rows with OFFSET, then COUNT(*) of all. */
+function oldQuery(adam: Adam, kind: Kind): void {
+  const { f, q } = filterOf(kind);
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    parts.push(sql);
+    params.push(...values);
+  };
+  if (f.theme) add('s.theme = ?', f.theme);
+  if (f.min_quality !== undefined) add('s.quality_score >= ?', f.min_quality);
+  if (f.job_id !== undefined) add('s.job_id = ?', f.job_id);
+  if (f.source_url) add('s.source_url = ?', f.source_url);
+  if (f.indexed_only) add('s.index_pending = 0');
+  if (f.match) add('snippets_fts MATCH ?', f.match);
+  const from = f.match ? 'snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id' : 'snippets s';
+  const where = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+  const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  adam.db
+    .prepare(
+      `SELECT s.* FROM ${from} ${where} ORDER BY s.${q.sort_by} ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
+    )
+    .all(...params, q.per_page, (q.page - 1) * q.per_page);
+  adam.db
+    .prepare(`SELECT COUNT(*) FROM ${from} ${where}`)
+    .pluck()
+    .get(...params);
+}
+
+await sharedModel();
+prepareData();
+// The rows have no vectors: start-up reconciliation would embed all of them.
+IndexService.prototype.reconcile = () =>
+  Promise.resolve({
+    total_disk: 0,
+    total_index: 0,
+    marked_pending: 0,
+    reindexed: 0,
+    index_only: 0,
+  });
+
 let adam: Adam | null = null;
 try {
   adam = await buildApp(
-    loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
+    loadConfig({ ADAM_DATA_DIR: DATA_DIR, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
   );
-  // Rows go in after reconciliation: it would otherwise try to embed them all.
   await adam.reconciled;
   await adam.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = adam.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');
   const base = `http://127.0.0.1:${addr.port}/api/v1`;
-
-  const repo = new SnippetRepository(adam.db);
-  const rows = snippetRows();
-  let inserted = 0;
-  let insertMs = 0;
-  const genStarted = performance.now();
-  while (inserted < ROWS) {
-    const chunk: NewSnippet[] = [];
-    while (chunk.length < Math.min(CHUNK, ROWS - inserted)) chunk.push(rows.next().value!);
-    const t = performance.now();
-    inserted += repo.insertMany(chunk).filter((id) => id !== null).length;
-    insertMs += performance.now() - t;
-  }
-  const genMs = performance.now() - genStarted - insertMs;
   const dbBytes = ['adam.db', 'adam.db-wal']
-    .map((f) => fs.statSync(path.join(dataDir, f), { throwIfNoEntry: false })?.size ?? 0)
+    .map((f) => fs.statSync(path.join(DATA_DIR, f), { throwIfNoEntry: false })?.size ?? 0)
     .reduce((a, b) => a + b, 0);
-  console.log(
-    `rows: ${inserted} inserted in ${seconds(insertMs)} (${fixed(inserted / (insertMs / 1000), 0)} rows/s ` +
-      `with the FTS trigger; generating them took ${seconds(genMs)}); database ${mib(dbBytes)}`,
-  );
-  if (adam.services.engine.started) console.log('warning: the engine started');
+  console.log(`database ${mib(dbBytes)}`);
 
   const login = await fetch(`${base}/auth/login`, {
     method: 'POST',
@@ -174,48 +308,75 @@ try {
   const { api_key: key } = (await login.json()) as { api_key: string };
   if (login.status !== 200 || !key) throw new Error(`login failed: ${login.status}`);
 
-  const get = async (query: string): Promise<{ total: number; count: number; bytes: number }> => {
-    const res = await fetch(`${base}/snippets${query ? `?${query}` : ''}`, {
+  const get = async (kind: Kind) => {
+    const res = await fetch(`${base}${kind.path}${kind.query ? `?${kind.query}` : ''}`, {
       headers: { 'x-api-key': key },
     });
     const body = await res.text();
-    if (res.status !== 200) throw new Error(`GET /snippets?${query}: ${res.status} ${body}`);
-    const list = JSON.parse(body) as { total: number; snippets: unknown[] };
-    return { total: list.total, count: list.snippets.length, bytes: body.length };
+    if (res.status !== 200)
+      throw new Error(`GET ${kind.path}?${kind.query}: ${res.status} ${body}`);
+    const list = JSON.parse(body) as { total: number; total_exact: boolean; snippets: unknown[] };
+    return { total: list.total, exact: list.total_exact, count: list.snippets.length };
+  };
+
+  const repo = new SnippetRepository(adam.db);
+  const timed = async (fn: () => unknown, n: number) => {
+    const samples: number[] = [];
+    const started = performance.now();
+    while (samples.length < n && performance.now() - started < KIND_BUDGET_MS) {
+      const t = performance.now();
+      await fn();
+      samples.push(performance.now() - t);
+    }
+    return summarize(samples);
   };
 
   const out: (string | number)[][] = [];
   for (const kind of KINDS) {
-    let last = { total: 0, count: 0, bytes: 0 };
-    for (let i = 0; i < WARMUP; i++) last = await get(kind.query);
-    const samples: number[] = [];
-    const kindStarted = performance.now();
-    while (samples.length < REQUESTS && performance.now() - kindStarted < KIND_BUDGET_MS) {
-      const t = performance.now();
-      await get(kind.query);
-      samples.push(performance.now() - t);
-    }
-    const s = summarize(samples);
+    let last = { total: 0, exact: true, count: 0 };
+    for (let i = 0; i < WARMUP; i++) last = await get(kind);
+    const http = await timed(() => get(kind), REQUESTS);
+    const { f, q } = filterOf(kind);
+    const sort = kind.path === '/snippets' ? listSort(q) : q.search ? 'relevance' : 'created_at';
+    const order = kind.path === '/snippets' ? q.order : 'desc';
+    const sql = await timed(
+      () => repo.listPage(f, sort, order, q.per_page, (q.page - 1) * q.per_page),
+      REQUESTS,
+    );
+    const old = await timed(() => oldQuery(adam!, kind), OLD_SAMPLES);
     out.push([
       kind.name,
-      s.n,
-      fixed(s.p50, 2),
-      fixed(s.p95, 2),
-      fixed(s.p99, 2),
-      fixed(s.mean, 2),
-      last.total,
+      fixed(http.p50, 2),
+      fixed(http.p95, 2),
+      fixed(sql.p50, 2),
+      fixed(sql.p95, 2),
+      fixed(old.p50, 0),
+      `${last.exact ? '' : '≈ '}${last.total.toLocaleString('en')}`,
       last.count,
-      `${fixed(last.bytes / 1024, 0)} KiB`,
     ]);
+    // Progress, for a run that is stopped before its table.
+    console.log(`  ${out[out.length - 1]!.join(' | ')}`);
   }
 
   console.log(
-    `\nGET /api/v1/snippets (per_page 50), ${WARMUP} warm-up requests then up to ${REQUESTS}:`,
+    `\nper_page 50; ${WARMUP} warm-up requests then up to ${REQUESTS} per kind; ` +
+      `"SQL" = SnippetRepository.listPage in-process (reference); "before" = the previous query, ${OLD_SAMPLES} samples`,
   );
-  table(['query', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'mean ms', 'total', 'rows', 'body'], out);
+  table(
+    [
+      'listing',
+      'HTTP p50 ms',
+      'HTTP p95 ms',
+      'SQL p50 ms',
+      'SQL p95 ms',
+      'before p50 ms',
+      'total',
+      'rows',
+    ],
+    out,
+  );
 } finally {
   await adam?.app.close();
-  removeDir(dataDir);
 }
 console.log();
 footer(benchStarted);

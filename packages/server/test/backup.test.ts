@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BackupService } from '../src/services/backup.service.js';
 import { ARTICLES } from './corpus.js';
@@ -202,6 +203,68 @@ describe('backups', () => {
       index_only: 0,
       disk_only: 0,
     });
+  });
+
+  it('restores a backup taken before the vectors moved to their own table (schema 5)', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    const dir = path.join(backupsDir(s), b.id);
+    // Turn the backup's store back into what schema 5 kept: vectors on the rows, no counts.
+    const old = new Database(path.join(dir, 'adam.db'));
+    old.exec(`
+      ALTER TABLE snippets ADD COLUMN embedding BLOB;
+      ALTER TABLE snippets ADD COLUMN embedder_id TEXT;
+      UPDATE snippets SET
+        embedding = (SELECT embedding FROM snippet_embeddings WHERE snippet_id = snippets.id),
+        embedder_id = (SELECT embedder_id FROM snippet_embeddings WHERE snippet_id = snippets.id);
+      DROP TABLE snippet_embeddings;
+      DROP TABLE snippet_counts;
+      DROP TRIGGER snippets_counts_ai; DROP TRIGGER snippets_counts_ad;
+      DROP TRIGGER snippets_counts_au_job; DROP TRIGGER snippets_counts_au_source;
+      DROP TRIGGER snippets_counts_au_pending;
+      DROP INDEX snippets_theme_id; DROP INDEX snippets_theme_quality; DROP INDEX snippets_theme_words;
+      DROP INDEX snippets_job_id; DROP INDEX snippets_job_quality;
+      DROP INDEX snippets_source_id; DROP INDEX snippets_source_quality;
+      CREATE INDEX snippets_theme_created ON snippets(theme, created_at);
+      CREATE INDEX snippets_job_created ON snippets(job_id, created_at);
+      CREATE INDEX snippets_source_created ON snippets(source_url, created_at);
+      DELETE FROM schema_migrations WHERE id > 5;
+    `);
+    const vectors = old
+      .prepare('SELECT COUNT(*) FROM snippets WHERE embedding IS NOT NULL')
+      .pluck()
+      .get();
+    expect(vectors).toBe(ids.length);
+    old.close();
+    const manifestFile = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+    const dbFile = path.join(dir, 'adam.db');
+    manifest.schema_version = 5;
+    manifest.files = manifest.files.map((f: { path: string }) =>
+      f.path === 'adam.db' ? { ...f, bytes: fs.statSync(dbFile).size, sha256: sha256(dbFile) } : f,
+    );
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    await saveText(s, key, ARTICLES.stoicism, 'stoicism');
+
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(r.status).toBe(200);
+    expect(r.body.counts).toMatchObject({ snippets: ids.length, vectors: ids.length });
+    expect(await allSnippetIds(s, key)).toEqual(ids);
+    const stored = s.adam.db
+      .prepare('SELECT snippet_id FROM snippet_embeddings ORDER BY snippet_id')
+      .pluck()
+      .all();
+    expect(stored).toEqual(ids);
+    // The counts kept by triggers follow the restored rows.
+    const jobs = s.adam.db
+      .prepare(
+        'SELECT job_id, COUNT(*) AS n FROM snippets WHERE job_id IS NOT NULL GROUP BY job_id',
+      )
+      .all() as { job_id: number; n: number }[];
+    for (const j of jobs) {
+      const list = await s.api(`/api/v1/snippets?job_id=${j.job_id}`, { key });
+      expect(list.body).toMatchObject({ total: j.n, total_exact: true });
+    }
   });
 
   it('answers 404 for an unknown or malformed backup id', async () => {

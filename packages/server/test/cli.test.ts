@@ -122,9 +122,7 @@ describe('adam CLI maintenance commands', () => {
 
   it('reindex re-embeds every snippet and leaves as many vectors as snippets', async () => {
     // Drop the stored vectors and the index: only re-embedding can bring them back.
-    readDb(dataDir, (db) =>
-      db.prepare('UPDATE snippets SET embedding = NULL, embedder_id = NULL').run(),
-    );
+    readDb(dataDir, (db) => db.prepare('DELETE FROM snippet_embeddings').run());
     fs.rmSync(path.join(dataDir, 'index'), { recursive: true });
     const rows = snippetCount(dataDir);
     const r = await runCli(dataDir, 'reindex');
@@ -138,7 +136,8 @@ describe('adam CLI maintenance commands', () => {
     const state = readDb(dataDir, (db) =>
       db
         .prepare(
-          `SELECT COUNT(*) AS n, SUM(index_pending) AS pending, SUM(embedding IS NOT NULL) AS embedded
+          `SELECT COUNT(*) AS n, SUM(index_pending) AS pending,
+             (SELECT COUNT(*) FROM snippet_embeddings) AS embedded
            FROM snippets`,
         )
         .get(),

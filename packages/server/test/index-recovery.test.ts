@@ -69,15 +69,14 @@ describe('index persistence and recovery', () => {
   it('re-embeds rows whose stored vector is gone, and reports vectors whose row is gone', async () => {
     const { dataDir, ids } = await seeded();
     const db = new Database(path.join(dataDir, 'adam.db'));
-    db.prepare(
-      'UPDATE snippets SET embedding = NULL, embedder_id = NULL, index_pending = 1 WHERE id = ?',
-    ).run(ids[0]);
+    db.prepare('DELETE FROM snippet_embeddings WHERE snippet_id = ?').run(ids[0]);
+    db.prepare('UPDATE snippets SET index_pending = 1 WHERE id = ?').run(ids[0]);
     db.prepare('DELETE FROM snippets WHERE id = ?').run(ids[1]);
     db.close();
     const { s, key, report } = await reopen(dataDir);
     expect(report).toMatchObject({ reindexed: 1, index_only: 1 });
     const row = s.adam.db
-      .prepare('SELECT embedding, embedder_id FROM snippets WHERE id = ?')
+      .prepare('SELECT embedding, embedder_id FROM snippet_embeddings WHERE snippet_id = ?')
       .get(ids[0]) as {
       embedding: Buffer;
       embedder_id: string;

@@ -44,6 +44,7 @@ const KEPT_TABLES = new Set([
   'snippet_hourly',
   'emotion_hourly',
   'emotion_totals',
+  'snippet_counts',
 ]);
 /** An overdue auto backup (or the first one) runs this many minutes after start. */
 const AUTO_GRACE_MINUTES = 5;

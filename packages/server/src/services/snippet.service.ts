@@ -15,7 +15,12 @@ import type { Embedder } from '../embedding/embedder.js';
 import { AppError, NotFound } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
-import type { SnippetFilter, SnippetRepository, SnippetRow } from '../store/snippet.repository.js';
+import type {
+  SnippetFilter,
+  SnippetRepository,
+  SnippetRow,
+  SnippetSort,
+} from '../store/snippet.repository.js';
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
 import { blobToVector, type IndexService, type ReconcileReport } from './index.service.js';
@@ -25,6 +30,11 @@ export const CONSISTENCY_LIST_LIMIT = 1000;
 
 /** Candidates taken from each side in hybrid mode (more when k is larger). */
 export const HYBRID_DEPTH = 50;
+
+/** The listing's order when the query names none: relevance for a text search, else newest. */
+export function listSort(q: Pick<ListQuery, 'sort_by' | 'search'>): SnippetSort {
+  return q.sort_by ?? (q.search ? 'relevance' : 'created_at');
+}
 
 export function toSnippet(r: SnippetRow): Snippet {
   let metadata: Record<string, unknown> = {};
@@ -78,17 +88,24 @@ export class SnippetService {
     };
     if (q.search) {
       const match = ftsMatch(q.search, q.match);
-      if (!match) return { snippets: [], total: 0, page: q.page, per_page: q.per_page };
+      if (!match)
+        return { snippets: [], total: 0, total_exact: true, page: q.page, per_page: q.per_page };
       filter.match = match;
     }
-    const { rows, total } = this.deps.snippets.listPage(
+    const { rows, total, exact } = this.deps.snippets.listPage(
       filter,
-      q.sort_by ?? (filter.match ? 'relevance' : 'created_at'),
+      listSort(q),
       q.order,
       q.per_page,
       (q.page - 1) * q.per_page,
     );
-    return { snippets: rows.map(toSnippet), total, page: q.page, per_page: q.per_page };
+    return {
+      snippets: rows.map(toSnippet),
+      total,
+      total_exact: exact,
+      page: q.page,
+      per_page: q.per_page,
+    };
   }
 
   get(id: number): Snippet {

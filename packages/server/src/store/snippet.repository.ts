@@ -37,29 +37,90 @@ export interface SnippetFilter {
   indexed_only?: boolean;
 }
 
+/** The sorts by a column. */
+export const SNIPPET_SORTS = ['created_at', 'quality_score', 'word_count'] as const;
 /** `relevance` is bm25 order, and only means something with a text match. */
-export type SnippetSort = 'created_at' | 'quality_score' | 'word_count' | 'relevance';
+export type SnippetSort = (typeof SNIPPET_SORTS)[number] | 'relevance';
+
+export interface SnippetPage {
+  rows: SnippetRow[];
+  total: number;
+  /** False when `total` is an estimate (see SnippetRepository.total). */
+  exact: boolean;
+}
+
+/** Totals are counted row by row up to this many; past it they are estimated. */
+export const COUNT_CAP = 10_000;
+/**
+ * A text search's total is counted over at most COUNT_CAP / FTS_SCAN_SHARE (2,000) matches: past
+ * that, each further match checked against the other filters costs a row read.
+ */
+const FTS_SCAN_SHARE = 5;
+/**
+ * A quality threshold leaving at most this many times COUNT_CAP rows is listed by sorting them
+ * (see pickIndex): sorting 20,000 rows costs less than walking past a million to find a page.
+ */
+const SORT_FACTOR = 2;
 
 const COLUMNS = `s.id, s.text, s.text_hash, s.theme, s.quality_score, s.language, s.word_count, s.size_bytes,
-  s.source_title, s.source_url, s.job_id, s.metadata, s.embedder_id, s.faiss_id, s.index_pending,
-  s.indexed_at, s.created_at, s.updated_at`;
+  s.source_title, s.source_url, s.job_id, s.metadata,
+  (SELECT e.embedder_id FROM snippet_embeddings e WHERE e.snippet_id = s.id) AS embedder_id,
+  s.faiss_id, s.index_pending, s.indexed_at, s.created_at, s.updated_at`;
+
+/** Migration 5's quality decile of a row. */
+const BUCKET = 'MIN(9, MAX(0, CAST(s.quality_score * 10 AS INTEGER)))';
+
+const orderBy = (sort: SnippetSort, order: 'asc' | 'desc') => {
+  const dir = order === 'asc' ? 'ASC' : 'DESC';
+  return sort === 'created_at' ? `s.id ${dir}` : `s.${sort} ${dir}, s.id ${dir}`;
+};
+
+/** An estimate to two significant figures: more would claim a precision it does not have. */
+const roughly = (n: number): number => {
+  if (n < 100) return Math.round(n);
+  const unit = 10 ** (Math.floor(Math.log10(n)) - 1);
+  return Math.round(n / unit) * unit;
+};
 
 export class SnippetRepository {
-  constructor(private readonly db: Db) {}
+  private readonly countCap: number;
 
-  /** Inserts the rows whose normalised text is new; answers the new ids, in input order (null for duplicates). */
+  /** `countCap` is COUNT_CAP unless a test wants estimates from a small table. */
+  constructor(
+    private readonly db: Db,
+    opts: { countCap?: number } = {},
+  ) {
+    this.countCap = opts.countCap ?? COUNT_CAP;
+  }
+
+  /**
+   * Inserts the rows whose normalised text is new; answers the new ids, in input order (null for
+   * duplicates). created_at never goes below the newest row's, even if the clock steps back, so
+   * id order is created_at order (listPage relies on it).
+   */
   insertMany(rows: NewSnippet[]): (number | null)[] {
-    const now = new Date().toISOString();
+    const clock = new Date().toISOString();
+    const newest = this.db
+      .prepare('SELECT created_at FROM snippets ORDER BY id DESC LIMIT 1')
+      .pluck()
+      .get() as string | undefined;
+    const now = newest && newest > clock ? newest : clock;
     const stmt = this.db.prepare(
       `INSERT OR IGNORE INTO snippets (text, text_hash, theme, quality_score, language, word_count, size_bytes,
-         source_title, source_url, job_id, metadata, embedding, embedder_id, index_pending, created_at, updated_at)
+         source_title, source_url, job_id, metadata, index_pending, created_at, updated_at)
        VALUES (@text, @text_hash, @theme, @quality_score, @language, @word_count, @size_bytes,
-         @source_title, @source_url, @job_id, @metadata, @embedding, @embedder_id, 1, @now, @now)`,
+         @source_title, @source_url, @job_id, @metadata, 1, @now, @now)`,
+    );
+    const vector = this.db.prepare(
+      'INSERT INTO snippet_embeddings (snippet_id, embedding, embedder_id) VALUES (?, ?, ?)',
     );
     return this.db.transaction((rs: NewSnippet[]) =>
-      rs.map((r) => {
+      rs.map(({ embedding, embedder_id, ...r }) => {
         const res = stmt.run({ ...r, now });
-        return res.changes === 1 ? Number(res.lastInsertRowid) : null;
+        if (res.changes !== 1) return null;
+        const id = Number(res.lastInsertRowid);
+        if (embedding) vector.run(id, embedding, embedder_id);
+        return id;
       }),
     )(rows);
   }
@@ -128,31 +189,380 @@ export class SnippetRepository {
     };
   }
 
+  /**
+   * One page of a listing and its total. Sorting by created_at is sorting by id: insertMany
+   * stamps created_at non-decreasing in id, so the order is the same as `created_at, id` and
+   * every index, and FTS, already yields rows in it. The page's ids come from an index (or
+   * FTS) walked in the order asked for, the rows are read after, 50 at most.
+   */
   listPage(
     f: SnippetFilter,
     sort: SnippetSort,
     order: 'asc' | 'desc',
     limit: number,
     offset: number,
-  ): { rows: SnippetRow[]; total: number } {
-    const w = this.where(f);
-    const from = w.fts ? 'snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id' : 'snippets s';
-    const dir = order === 'asc' ? 'ASC' : 'DESC';
-    // bm25 is lower for better matches: "desc" relevance (best first) is ascending bm25.
-    const orderBy =
-      sort === 'relevance'
-        ? w.fts
-          ? `bm25(snippets_fts) ${order === 'asc' ? 'DESC' : 'ASC'}, s.id DESC`
-          : `s.created_at ${dir}, s.id ${dir}`
-        : `s.${sort} ${dir}, s.id ${dir}`;
-    const rows = this.db
-      .prepare(`SELECT ${COLUMNS} FROM ${from} ${w.sql} ORDER BY ${orderBy} LIMIT ? OFFSET ?`)
-      .all(...w.params, limit, offset) as SnippetRow[];
-    const total = this.db
-      .prepare(`SELECT COUNT(*) FROM ${from} ${w.sql}`)
+  ): SnippetPage {
+    // Relevance is bm25 order: without a text match there is none, and newest first stands in.
+    if (sort === 'relevance' && !f.match) sort = 'created_at';
+    if (f.match) {
+      const page = this.searchPage(f, f.match, sort, order, limit, offset);
+      return { rows: this.rowsInOrder(page.ids), total: page.total, exact: page.exact };
+    }
+    return {
+      rows: this.rowsInOrder(this.pageIds(f, sort, order, limit, offset)),
+      ...this.total(f),
+    };
+  }
+
+  private rowsInOrder(ids: number[]): SnippetRow[] {
+    const byId = new Map(this.findByIds(ids).map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is SnippetRow => !!r);
+  }
+
+  /** Ids of a page without text search: one index, picked by hand (see pickIndex). */
+  private pageIds(
+    f: SnippetFilter,
+    sort: SnippetSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): number[] {
+    const w = this.residual(f);
+    const index = this.pickIndex(f, sort);
+    return this.db
+      .prepare(
+        `SELECT s.id FROM snippets s ${index} ${w.sql} ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
+      )
       .pluck()
-      .get(...w.params) as number;
-    return { rows, total };
+      .all(...w.params, limit, offset) as number[];
+  }
+
+  /**
+   * A page of a text search and its total, from one walk of the FTS rowids newest first (so a
+   * prefix query, whose set-up costs FTS5 a merge of every matching term's list, pays it once).
+   * The walk stops once it has the page (in id order) and has looked at 2,000 matches; the
+   * other filters are checked on each row on the way. Its total is exact when the walk ran out
+   * of matches, else estimated: the FTS matches extrapolated from how far back in ids the scan
+   * reached, times the share of them passing the other filters (in the scan, or from the kept
+   * counts for a job or a source).
+   */
+  private searchPage(
+    f: SnippetFilter,
+    match: string,
+    sort: SnippetSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): { ids: number[]; total: number; exact: boolean } {
+    const w = this.residual(f);
+    const byId = sort === 'created_at';
+    const dir = byId && order === 'asc' ? 'ASC' : 'DESC';
+    const scan = this.countCap / FTS_SCAN_SHARE;
+    const walk = w.sql
+      ? this.db.prepare(
+          `SELECT f.rowid AS id, (${w.sql.replace(/^WHERE /, '')}) AS ok
+           FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
+           WHERE f.snippets_fts MATCH ? ORDER BY f.rowid ${dir}`,
+        )
+      : this.db.prepare(
+          `SELECT rowid AS id, 1 AS ok FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid ${dir}`,
+        );
+    const ids: number[] = [];
+    let scanned = 0;
+    let passed = 0;
+    let passedInScan = 0;
+    let lastScanned = 0;
+    let exhausted = true;
+    for (const r of walk.iterate(...w.params, match) as Iterable<{ id: number; ok: number }>) {
+      if (scanned >= scan && (!byId || passed >= offset + limit)) {
+        exhausted = false;
+        break;
+      }
+      if (scanned < scan) lastScanned = r.id;
+      scanned++;
+      if (!r.ok) continue;
+      if (scanned <= scan) passedInScan++;
+      if (byId && passed >= offset && passed < offset + limit) ids.push(r.id);
+      passed++;
+    }
+    let total = passed;
+    if (!exhausted) {
+      const { lo, hi } = this.db
+        .prepare(
+          'SELECT (SELECT MIN(id) FROM snippets) AS lo, (SELECT MAX(id) FROM snippets) AS hi',
+        )
+        .get() as { lo: number; hi: number };
+      const reached = dir === 'DESC' ? hi - lastScanned + 1 : lastScanned - lo + 1;
+      const matches = (scan * (hi - lo + 1)) / Math.max(1, reached);
+      // A job's or a source's rows sit together in ids, so a sample of the newest matches says
+      // little about them: their share comes from the kept counts instead.
+      const clustered = f.job_id !== undefined || !!f.source_url;
+      const share = clustered
+        ? this.estimate({ ...f, match: undefined }) / Math.max(1, this.statsCount())
+        : passedInScan / scan;
+      total = Math.max(passed, Math.min(this.statsCount(), roughly(matches * share)));
+    }
+    if (byId) return { ids, total, exact: exhausted };
+    if (sort === 'relevance')
+      return { ids: this.searchRanked(f, match, order, limit, offset), total, exact: exhausted };
+    return {
+      ids: this.searchSorted(f, match, sort, order, limit, offset, exhausted),
+      total,
+      exact: exhausted,
+    };
+  }
+
+  /**
+   * A page of a text search sorted by a column. Few matches (the walk above ran out): they are
+   * sorted. Many: the column's index is walked and each row checked, by asking FTS about it
+   * when the query has no prefix term (a seek per row), else against the set of every match (a
+   * prefix term costs FTS5 a full merge per question, so it is asked once).
+   */
+  private searchSorted(
+    f: SnippetFilter,
+    match: string,
+    sort: SnippetSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+    few: boolean,
+  ): number[] {
+    const w = this.residual(f);
+    const and = w.sql.replace(/^WHERE/, 'AND');
+    if (few)
+      return this.db
+        .prepare(
+          `SELECT s.id FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
+           WHERE f.snippets_fts MATCH ? ${and}
+           ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(match, ...w.params, limit, offset) as number[];
+    const index = this.pickIndex(f, sort);
+    if (!match.includes('*')) {
+      const probe =
+        'EXISTS (SELECT 1 FROM snippets_fts WHERE snippets_fts MATCH ? AND rowid = s.id)';
+      return this.db
+        .prepare(
+          `SELECT s.id FROM snippets s ${index} ${w.sql ? `${w.sql} AND ${probe}` : `WHERE ${probe}`}
+           ORDER BY ${orderBy(sort, order)} LIMIT ? OFFSET ?`,
+        )
+        .pluck()
+        .all(...w.params, match, limit, offset) as number[];
+    }
+    const matching = new Set(
+      this.db
+        .prepare('SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ?')
+        .pluck()
+        .all(match) as number[],
+    );
+    const ids: number[] = [];
+    let passed = 0;
+    const rows = this.db
+      .prepare(`SELECT s.id FROM snippets s ${index} ${w.sql} ORDER BY ${orderBy(sort, order)}`)
+      .pluck()
+      .iterate(...w.params) as Iterable<number>;
+    for (const id of rows) {
+      if (!matching.has(id)) continue;
+      if (passed >= offset) ids.push(id);
+      if (++passed >= offset + limit) break;
+    }
+    return ids;
+  }
+
+  /**
+   * A page of a text search in bm25 order ("desc": best first). FTS5 scores every match to
+   * rank them, so this costs in proportion to the matches (a listing sorted by date does not).
+   */
+  private searchRanked(
+    f: SnippetFilter,
+    match: string,
+    order: 'asc' | 'desc',
+    limit: number,
+    offset: number,
+  ): number[] {
+    const w = this.residual(f);
+    const and = w.sql.replace(/^WHERE/, 'AND');
+    const dir = order === 'asc' ? 'DESC' : 'ASC';
+    const sql = w.sql
+      ? `SELECT f.rowid FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
+         WHERE f.snippets_fts MATCH ? ${and} ORDER BY bm25(f.snippets_fts) ${dir}, f.rowid DESC LIMIT ? OFFSET ?`
+      : `SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ?
+         ORDER BY bm25(snippets_fts) ${dir}, rowid DESC LIMIT ? OFFSET ?`;
+    return this.db
+      .prepare(sql)
+      .pluck()
+      .all(match, ...w.params, limit, offset) as number[];
+  }
+
+  /** The filters other than text search, as a WHERE clause on `s`. */
+  private residual(f: SnippetFilter): { sql: string; params: unknown[] } {
+    const { sql, params } = this.where({ ...f, match: undefined });
+    return { sql, params };
+  }
+
+  /**
+   * The index a listing walks. SQLite, without statistics on how quality is spread, would take
+   * `theme = ? AND quality_score >= ?` for a narrow range and sort a third of the table; the
+   * page is read fastest by walking the equality's index in the order asked for and checking
+   * the rest on the way, unless the quality threshold leaves few rows (then those are sorted).
+   */
+  private pickIndex(f: SnippetFilter, sort: SnippetSort): string {
+    const by = f.job_id !== undefined ? 'job' : f.source_url ? 'source' : f.theme ? 'theme' : null;
+    if (f.ids) return '';
+    if (sort === 'created_at' && f.min_quality !== undefined) {
+      const few = this.estimate({ ...f, ids: undefined }) <= this.countCap * SORT_FACTOR;
+      if (few) return `INDEXED BY ${by ? `snippets_${by}_quality` : 'snippets_quality'}`;
+    }
+    if (!by)
+      return sort === 'created_at'
+        ? 'NOT INDEXED'
+        : `INDEXED BY ${sort === 'quality_score' ? 'snippets_quality' : 'snippets_words'}`;
+    if (sort === 'quality_score') return `INDEXED BY snippets_${by}_quality`;
+    if (sort === 'word_count' && by === 'theme') return 'INDEXED BY snippets_theme_words';
+    // No (job or source, word_count) index: that rarer sort reads the job's rows and sorts them.
+    return `INDEXED BY snippets_${by}_id`;
+  }
+
+  /**
+   * The total of a listing: read from the counts kept by triggers when the filter is one they
+   * hold, else counted when under COUNT_CAP, else estimated (`exact: false`).
+   */
+  total(f: SnippetFilter): { total: number; exact: boolean } {
+    if (f.match) {
+      const page = this.searchPage(f, f.match, 'created_at', 'desc', 0, 0);
+      return { total: page.total, exact: page.exact };
+    }
+    const kept = this.keptCount(f);
+    if (kept) return kept;
+    const w = this.residual(f);
+    const index = f.ids
+      ? ''
+      : this.pickIndex(f, f.min_quality !== undefined ? 'quality_score' : 'created_at');
+    const n = this.db
+      .prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM snippets s ${index} ${w.sql} LIMIT ?)`)
+      .pluck()
+      .get(...w.params, this.countCap) as number;
+    if (n < this.countCap) return { total: n, exact: true };
+    return { total: Math.max(this.countCap, roughly(this.estimate(f))), exact: false };
+  }
+
+  /** Totals the aggregate tables answer (exactly, or estimated when a count would be long). */
+  private keptCount(f: SnippetFilter): { total: number; exact: boolean } | null {
+    const has = (Object.keys(f) as (keyof SnippetFilter)[]).filter(
+      (k) => f[k] !== undefined && f[k] !== false && f[k] !== '',
+    );
+    const only = (...keys: (keyof SnippetFilter)[]) => has.every((k) => keys.includes(k));
+    if (only('theme', 'indexed_only') && !f.indexed_only)
+      return { total: this.statsCount(f.theme), exact: true };
+    if (only('theme', 'indexed_only'))
+      return {
+        total: this.statsCount(f.theme) - this.facetCount('pending', f.theme),
+        exact: true,
+      };
+    if (only('theme', 'min_quality')) return this.qualityCount(f.theme, f.min_quality!);
+    if (only('job_id')) return { total: this.facetCount('job', String(f.job_id)), exact: true };
+    if (only('source_url')) return { total: this.facetCount('source', f.source_url!), exact: true };
+    return null;
+  }
+
+  /** Rows of a theme (or all), from migration 5's aggregates. */
+  private statsCount(theme?: string): number {
+    return this.db
+      .prepare(`SELECT COALESCE(SUM(n), 0) FROM snippet_stats ${theme ? 'WHERE theme = ?' : ''}`)
+      .pluck()
+      .get(...(theme ? [theme] : [])) as number;
+  }
+
+  /** A count kept by migration 7's triggers; pending without a theme sums every theme. */
+  private facetCount(facet: 'job' | 'source' | 'pending', value?: string): number {
+    return this.db
+      .prepare(
+        `SELECT COALESCE(SUM(n), 0) FROM snippet_counts WHERE facet = ? ${value !== undefined ? 'AND value = ?' : ''}`,
+      )
+      .pluck()
+      .get(facet, ...(value !== undefined ? [value] : [])) as number;
+  }
+
+  /**
+   * Rows at or above a quality (of a theme, or all): the deciles of snippet_stats above the
+   * threshold's decile, plus that decile's rows at or above it, counted on whichever side of the
+   * threshold is narrower (nothing to count when it sits on a decile's edge). Estimated by
+   * interpolation when that side holds more than COUNT_CAP rows.
+   */
+  private qualityCount(
+    theme: string | undefined,
+    min: number,
+    rough = false,
+  ): { total: number; exact: boolean } {
+    const k = this.db
+      .prepare(`SELECT ${BUCKET.replace('s.quality_score', '?')}`)
+      .pluck()
+      .get(min) as number;
+    const bucket = this.db
+      .prepare(
+        `SELECT COALESCE(SUM(IIF(quality_bucket > ?, n, 0)), 0) AS above,
+           COALESCE(SUM(IIF(quality_bucket = ?, n, 0)), 0) AS at
+         FROM snippet_stats ${theme ? 'WHERE theme = ?' : ''}`,
+      )
+      .get(k, k, ...(theme ? [theme] : [])) as { above: number; at: number };
+    if (bucket.at === 0) return { total: bucket.above, exact: true };
+    const lo = k / 10;
+    const hi = (k + 1) / 10;
+    const share = k === 9 ? Math.min(1, (1 - min) / 0.1) : (hi - min) / 0.1;
+    const interpolated = { total: roughly(bucket.above + bucket.at * share), exact: false };
+    if (rough) return interpolated;
+    // Below the threshold in its decile, or at and above it: the narrower of the two.
+    const countBelow = min - lo <= hi - min;
+    const parts = [`${BUCKET} = ?`];
+    const params: unknown[] = [k];
+    if (theme) {
+      parts.push('s.theme = ?');
+      params.push(theme);
+    }
+    if (countBelow) {
+      parts.push('s.quality_score < ?');
+      params.push(min);
+      if (k > 0) {
+        parts.push('s.quality_score >= ?');
+        params.push(lo - 0.01);
+      }
+    } else {
+      parts.push('s.quality_score >= ?');
+      params.push(min);
+      if (k < 9) {
+        parts.push('s.quality_score < ?');
+        params.push(hi + 0.01);
+      }
+    }
+    const index = theme ? 'snippets_theme_quality' : 'snippets_quality';
+    const n = this.db
+      .prepare(
+        `SELECT COUNT(*) FROM (SELECT 1 FROM snippets s INDEXED BY ${index} WHERE ${parts.join(' AND ')} LIMIT ?)`,
+      )
+      .pluck()
+      .get(...params, this.countCap) as number;
+    if (n < this.countCap)
+      return { total: bucket.above + (countBelow ? bucket.at - n : n), exact: true };
+    return interpolated;
+  }
+
+  /**
+   * Matches of a filter without text search, estimated from the kept counts as if the filters
+   * were independent: to choose a plan, and as the total past COUNT_CAP.
+   */
+  private estimate(f: SnippetFilter): number {
+    const all = this.statsCount();
+    if (all === 0) return 0;
+    let n =
+      f.min_quality !== undefined
+        ? this.qualityCount(f.theme, f.min_quality, true).total
+        : this.statsCount(f.theme);
+    if (f.job_id !== undefined) n *= this.facetCount('job', String(f.job_id)) / all;
+    if (f.source_url) n *= this.facetCount('source', f.source_url) / all;
+    if (f.indexed_only) n *= 1 - this.facetCount('pending') / all;
+    if (f.ids) n = Math.min(n, f.ids.length);
+    return n;
   }
 
   idsMatching(f: SnippetFilter): number[] {
@@ -225,6 +635,7 @@ export class SnippetRepository {
     return Object.fromEntries(rows.map((r) => [r.theme, r.n]));
   }
 
+  /** Stored vectors (in the side table of migration 7); null for a row never embedded. */
   embeddings(
     ids: readonly number[],
   ): Map<number, { embedding: Buffer | null; embedder_id: string | null }> {
@@ -233,7 +644,9 @@ export class SnippetRepository {
       const chunk = ids.slice(i, i + 500);
       const rows = this.db
         .prepare(
-          `SELECT id, embedding, embedder_id FROM snippets WHERE id IN (${chunk.map(() => '?').join(',')})`,
+          `SELECT s.id, e.embedding, e.embedder_id FROM snippets s
+           LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id
+           WHERE s.id IN (${chunk.map(() => '?').join(',')})`,
         )
         .all(...chunk) as { id: number; embedding: Buffer | null; embedder_id: string | null }[];
       for (const r of rows) out.set(r.id, r);
@@ -242,12 +655,19 @@ export class SnippetRepository {
   }
 
   setEmbeddings(rows: ReadonlyArray<{ id: number; embedding: Buffer; embedder_id: string }>): void {
-    const stmt = this.db.prepare(
-      'UPDATE snippets SET embedding = ?, embedder_id = ?, updated_at = ? WHERE id = ?',
+    // Only rows that exist: the side table's foreign key would refuse the others.
+    const vector = this.db.prepare(
+      `INSERT INTO snippet_embeddings (snippet_id, embedding, embedder_id)
+       SELECT id, ?, ? FROM snippets WHERE id = ?
+       ON CONFLICT (snippet_id) DO UPDATE SET embedding = excluded.embedding, embedder_id = excluded.embedder_id`,
     );
+    const touch = this.db.prepare('UPDATE snippets SET updated_at = ? WHERE id = ?');
     const now = new Date().toISOString();
     this.db.transaction(() => {
-      for (const r of rows) stmt.run(r.embedding, r.embedder_id, now, r.id);
+      for (const r of rows) {
+        vector.run(r.embedding, r.embedder_id, r.id);
+        touch.run(now, r.id);
+      }
     })();
   }
 

@@ -15,6 +15,11 @@ export function formatNumber(value: number | null | undefined, fractionDigits?: 
   });
 }
 
+/** A listing's total: `≈ 170,000` when the server estimated it rather than counted it. */
+export function formatTotal(total: number, exact = true): string {
+  return exact ? formatNumber(total) : `≈ ${formatNumber(total)}`;
+}
+
 /** `value / total` as a percentage for bars: capped at 100, and 0 when total is 0 or non-finite. */
 export function ratioPercent(
   value: number | null | undefined,

@@ -1,4 +1,5 @@
 import { ANALYTICS_MIGRATION_SQL } from './analytics-aggregates.js';
+import { LISTING_MIGRATION_SQL } from './listing.js';
 
 /**
  * Plain SQL migrations, applied in order at start inside one transaction each.
@@ -201,5 +202,11 @@ CREATE TRIGGER snippets_au AFTER UPDATE OF text ON snippets BEGIN
   INSERT INTO snippets_fts(rowid, text) VALUES (new.id, new.text);
 END;
 `,
+  },
+  {
+    id: 7,
+    name: 'listing_indexes_counts_embeddings',
+    // Listing at a million rows: side table for vectors, counts kept by triggers, ordered indexes.
+    sql: LISTING_MIGRATION_SQL,
   },
 ];

@@ -16,7 +16,7 @@ import { THEMES } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber, formatTotal } from '../../lib/format';
 import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries, type IndexEntry } from './index.api';
 import { INDEX_MESSAGES } from './messages';
 
@@ -122,8 +122,8 @@ export function IndexContentScreen() {
           <Stack gap="sm">
             <Group justify="space-between">
               <Text size="sm" c="dimmed" className="tabular-nums">
-                {formatNumber(first)}–{formatNumber(last)} of {formatNumber(data.total)} indexed
-                snippets
+                {formatNumber(first)}–{formatNumber(last)} of{' '}
+                {formatTotal(data.total, data.total_exact)} indexed snippets
               </Text>
               {entries.isError ? (
                 <Badge color="red" variant="light">

@@ -29,6 +29,8 @@ export type IndexEntry = Snippet & { snippet_id: number };
 export interface IndexEntryList {
   snippets: IndexEntry[];
   total: number;
+  /** False when total is the server's estimate (see SnippetList). */
+  total_exact?: boolean;
   page: number;
   per_page: number;
 }

@@ -81,6 +81,12 @@ describe('Snippets browser: the list call', () => {
     expect(app.location()).toBe(`${BROWSER}?source_url=${encodeURIComponent('https://a.org/x')}`);
   });
 
+  it('shows an estimated total as ≈ N', async () => {
+    setup({ 'GET /snippets': () => json(page([snippet(1)], 170_000, 1, false)) });
+    await screen.findAllByTestId('snippet-row');
+    expect(screen.getByTestId('snippet-total')).toHaveTextContent('1–50 of ≈ 170,000');
+  });
+
   it('goes back to page 1 when a filter changes', async () => {
     const { lists, user } = setup({
       'GET /snippets': (call) =>

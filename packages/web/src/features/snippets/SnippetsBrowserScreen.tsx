@@ -36,7 +36,7 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber, formatTotal } from '../../lib/format';
 import { toast } from '../../layout/toasts';
 import { ConsistencySummary, ReportPanel, type ReportTab } from './ConsistencyPanels';
 import { saveFile } from './download';
@@ -158,6 +158,8 @@ export function SnippetsBrowserScreen() {
 
   const rows = list.data?.snippets ?? [];
   const total = list.data?.total ?? 0;
+  // Past 10,000 matches the server estimates the total rather than count them (total_exact).
+  const totalExact = list.data?.total_exact ?? true;
   const pages = Math.max(1, Math.ceil(total / SNIPPET_PAGE_SIZE));
   const pageIds = rows.map((s) => s.id);
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
@@ -230,10 +232,10 @@ export function SnippetsBrowserScreen() {
   };
 
   const summary = consistency.data?.summary;
-  const tabCount = (n: number | undefined) =>
+  const tabCount = (n: number | undefined, exact = true) =>
     n === undefined ? null : (
       <Badge size="sm" variant="light" color="gray" className="tabular-nums">
-        {formatNumber(n)}
+        {formatTotal(n, exact)}
       </Badge>
     );
 
@@ -271,7 +273,7 @@ export function SnippetsBrowserScreen() {
 
       <Tabs value={tab} onChange={(v) => v && setTab(v as BrowserTab)} keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="all" rightSection={tabCount(list.data?.total)}>
+          <Tabs.Tab value="all" rightSection={tabCount(list.data?.total, totalExact)}>
             All
           </Tabs.Tab>
           <Tabs.Tab
@@ -514,7 +516,7 @@ export function SnippetsBrowserScreen() {
                   <Text size="sm" c="dimmed" className="tabular-nums" data-testid="snippet-total">
                     {formatNumber((page - 1) * SNIPPET_PAGE_SIZE + 1)}–
                     {formatNumber(Math.min(page * SNIPPET_PAGE_SIZE, total))} of{' '}
-                    {formatNumber(total)}
+                    {formatTotal(total, totalExact)}
                   </Text>
                   <Pagination
                     total={pages}

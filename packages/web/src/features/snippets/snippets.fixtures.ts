@@ -22,8 +22,13 @@ export function snippet(id: number, overrides: Partial<Snippet> = {}): Snippet {
   };
 }
 
-export function page(snippets: Snippet[], total = snippets.length, pageNo = 1): SnippetList {
-  return { snippets, total, page: pageNo, per_page: 50 };
+export function page(
+  snippets: Snippet[],
+  total = snippets.length,
+  pageNo = 1,
+  totalExact = true,
+): SnippetList {
+  return { snippets, total, total_exact: totalExact, page: pageNo, per_page: 50 };
 }
 
 export function report(overrides: Partial<ConsistencyReport['summary']> = {}): ConsistencyReport {
