@@ -426,7 +426,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     analytics.stop();
     activity.stop();
     await reconciled;
-    index.saveIfDirty();
+    await index.close();
     await engine.close();
     sink.flush();
     sink.attach(null);

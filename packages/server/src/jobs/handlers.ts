@@ -185,8 +185,8 @@ export function recordUrl(
 
 /** How a process_urls job ends, from its stats (the same wherever its URLs were worked). */
 export function processUrlsOutcome(ctx: JobContext, deps: RecordDeps): JobOutcome {
-  // One save for the job's vectors (and the rows marked indexed with it).
-  deps.index.flush();
+  // One save for the job's vectors (and the rows marked indexed with it), off the event loop.
+  void deps.index.flush().catch(() => undefined);
   if (ctx.shouldStop()) {
     return ctx.cancelled()
       ? { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 }
@@ -255,7 +255,7 @@ export function recordSaveSegments(
     source: { title: input.title || null, url: input.source_url ?? null },
     jobId: ctx.job.id,
   });
-  deps.index.flush();
+  void deps.index.flush().catch(() => undefined);
   addToStats(
     ctx,
     r,

@@ -249,7 +249,7 @@ export class RedisQueue implements QueueDriver {
         return;
       }
       case 'done': {
-        this.deps.record.index.flush();
+        void this.deps.record.index.flush().catch(() => undefined);
         if (m.outcome === 'interrupted') {
           if (
             finishJob(
