@@ -97,3 +97,6 @@ export function exactNeighbours(task: ExactTask): ExactResult {
     db.close();
   }
 }
+
+/** piscina's entry (a module needs a default export to be taken as a task module). */
+export default exactNeighbours;

@@ -33,7 +33,7 @@ export function startPool(base: string): Piscina {
 export async function exactNeighboursOffThread(task: ExactTask): Promise<ExactResult> {
   const pool = startPool('exact.worker');
   try {
-    return (await pool.run(task, { name: 'exactNeighbours' })) as ExactResult;
+    return (await pool.run(task)) as ExactResult;
   } finally {
     await pool.close();
   }
