@@ -104,7 +104,7 @@ describe('IndexService accuracy', () => {
     // query's truth another row's neighbours: the figure fell to ~0 while the recall is high.
     expect(brute).toBeGreaterThan(0.9);
     expect(acc!.value).toBeCloseTo(brute, 6);
-    expect(index.stats()).toMatchObject({
+    expect(await index.stats()).toMatchObject({
       accuracy: Math.round(brute * 1e4) / 1e4,
       accuracy_sample: 100,
     });
