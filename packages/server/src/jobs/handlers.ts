@@ -237,7 +237,10 @@ export function processUrls(deps: HandlerDeps): JobDefinition<ProcessUrlsInput> 
           recordUrl(deps, ctx, work, input);
         },
       );
-      return processUrlsOutcome(ctx, deps);
+      const outcome = processUrlsOutcome(ctx, deps);
+      // The job ends once its rows are saved in the index and marked indexed.
+      await deps.index.flush();
+      return outcome;
     },
   });
 }
@@ -291,7 +294,10 @@ export function saveSegments(deps: HandlerDeps): JobDefinition<SaveSegmentsInput
         input.language || 'en',
         deps.settings.get('processing'),
       );
-      return recordSaveSegments(deps, ctx, analysis, input);
+      const outcome = recordSaveSegments(deps, ctx, analysis, input);
+      // The job ends once its rows are saved in the index and marked indexed.
+      await deps.index.flush();
+      return outcome;
     },
   });
 }
