@@ -1,7 +1,8 @@
 /**
  * The index's keys (snippet ids: positive integers, dense) as a growable bitset: 1M ids take
  * 125 KB and load from the keys file in milliseconds, where a Set<number> of 1M takes ~40 MB and
- * a noticeable pause to build. Keys above 2^32 are refused (snippet ids never get there).
+ * a noticeable pause to build. It takes (largest key / 8) bytes, so it suits dense ids; keys
+ * above 2^32 are refused.
  */
 export class KeySet {
   private bits = new Uint32Array(1024);
