@@ -53,6 +53,8 @@ export class IndexService {
   private index: IndexClient;
   private readonly cache = new Map<string, VectorHit[]>();
   private unmarked: number[] = [];
+  /** The keys of the save in progress, marked indexed when it is on disk. */
+  private marking: number[] = [];
   private saveTimer: NodeJS.Timeout | null = null;
   /** The flush in progress; the next one starts after it. */
   private saving: Promise<void> = Promise.resolve();
@@ -128,6 +130,17 @@ export class IndexService {
     return this.index.keys();
   }
 
+  /**
+   * Vectors in the index whose rows are still pending because no save holds them yet: counts
+   * that add vectors and pending rows leave them out of one side.
+   */
+  get unsavedCount(): number {
+    let n = 0;
+    for (const k of this.unmarked) if (this.index.has(k)) n++;
+    for (const k of this.marking) if (this.index.has(k)) n++;
+    return n;
+  }
+
   private changed(): void {
     this.cache.clear();
   }
@@ -167,19 +180,25 @@ export class IndexService {
     const run = async () => {
       const marking = this.unmarked;
       this.unmarked = [];
+      this.marking = marking;
       const index = this.index;
       try {
         if (index.isDirty) await index.save();
       } catch (e) {
         // Not saved: those rows stay pending and wait for the next save.
+        this.marking = [];
         this.unmarked.unshift(...marking);
         this.deps.log.error({ component: 'index', err: e }, 'Vector index save failed');
         this.scheduleSave();
         throw e;
       }
-      if (index !== this.index) return; // reloaded meanwhile: those rows belong to the old one
+      if (index !== this.index) {
+        this.marking = [];
+        return; // reloaded meanwhile: those rows belong to the old one
+      }
       const keys = marking.filter((k) => index.has(k));
       if (keys.length) this.deps.snippets.markIndexed(keys, new Date().toISOString());
+      this.marking = [];
     };
     const next = this.saving.catch(() => undefined).then(run);
     this.saving = next;
