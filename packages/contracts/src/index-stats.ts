@@ -19,6 +19,10 @@ export const IndexStats = z.object({
   }),
   accuracy: z.number().nullable(),
   accuracy_sample: z.number().int(),
+  /** When the accuracy was measured (it is measured in the background, on a sample). */
+  accuracy_measured_at: z.string().nullable().optional(),
+  /** How the index stores vectors: f32, or f16 / i8 (smaller, slightly lower recall). */
+  storage: z.enum(['f32', 'f16', 'i8']).optional(),
   embedder: z.string(),
 });
 export type IndexStats = z.infer<typeof IndexStats>;

@@ -359,7 +359,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       metricsRefreshMs: () => settings.get('resources').metrics_refresh_ms,
       getStats: liveStats({
         db,
-        vectors: () => index.size,
+        // Vectors saved with their rows: with the pending rows, they add up to the rows.
+        vectors: () => index.size - index.unsavedCount,
         workers: async () => ({
           mode: queue.mode,
           running: (await queue.status()).running,
@@ -444,7 +445,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     analytics.stop();
     activity.stop();
     await reconciled;
-    index.saveIfDirty();
+    await index.close();
     await engine.close();
     await fetcher.close();
     sink.flush();

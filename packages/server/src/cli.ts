@@ -59,7 +59,7 @@ function openData(config: Config) {
     version: VERSION,
   });
   const close = async () => {
-    index.saveIfDirty();
+    await index.close();
     await engine.close();
     sink.flush();
     sink.attach(null);

@@ -189,8 +189,8 @@ export function recordUrl(
 
 /** How a process_urls job ends, from its stats (the same wherever its URLs were worked). */
 export function processUrlsOutcome(ctx: JobContext, deps: RecordDeps): JobOutcome {
-  // One save for the job's vectors (and the rows marked indexed with it).
-  deps.index.flush();
+  // One save for the job's vectors (and the rows marked indexed with it), off the event loop.
+  void deps.index.flush().catch(() => undefined);
   if (ctx.shouldStop()) {
     return ctx.cancelled()
       ? { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 }
@@ -241,7 +241,10 @@ export function processUrls(deps: HandlerDeps): JobDefinition<ProcessUrlsInput> 
           recordUrl(deps, ctx, work, input);
         },
       );
-      return processUrlsOutcome(ctx, deps);
+      const outcome = processUrlsOutcome(ctx, deps);
+      // The job ends once its rows are saved in the index and marked indexed.
+      await deps.index.flush();
+      return outcome;
     },
   });
 }
@@ -259,7 +262,7 @@ export function recordSaveSegments(
     source: { title: input.title || null, url: input.source_url ?? null },
     jobId: ctx.job.id,
   });
-  deps.index.flush();
+  void deps.index.flush().catch(() => undefined);
   addToStats(
     ctx,
     r,
@@ -295,7 +298,10 @@ export function saveSegments(deps: HandlerDeps): JobDefinition<SaveSegmentsInput
         input.language || 'en',
         deps.settings.get('processing'),
       );
-      return recordSaveSegments(deps, ctx, analysis, input);
+      const outcome = recordSaveSegments(deps, ctx, analysis, input);
+      // The job ends once its rows are saved in the index and marked indexed.
+      await deps.index.flush();
+      return outcome;
     },
   });
 }

@@ -244,12 +244,14 @@ export class RedisQueue implements QueueDriver {
           analysisFromWire(m.analysis),
           SaveSegmentsInput.parse(parseJson(row.input, {})),
         );
+        await this.deps.record.index.flush().catch(() => undefined);
         finishJob(this.deps, { id: row.id, type: row.type, errors: ctx.errors }, outcome);
         this.forget(row.id, true);
         return;
       }
       case 'done': {
-        this.deps.record.index.flush();
+        // The job ends once its rows are saved in the index and marked indexed.
+        await this.deps.record.index.flush().catch(() => undefined);
         if (m.outcome === 'interrupted') {
           if (
             finishJob(

@@ -113,10 +113,10 @@ export class BackupService {
     const final = path.join(this.root, id);
     fs.mkdirSync(path.join(tmp, INDEX_DIR), { recursive: true });
     try {
-      // The index first, in one synchronous step: no save can slip in between reading its
-      // manifest and linking the files it names. Rows written while the store is copied below
-      // are in the db and not in this index: restore's reconcile indexes them.
-      this.deps.index.saveIfDirty();
+      // The index first: saved (on the index's thread), then its manifest read and the files it
+      // names linked in one synchronous step. Rows written while the store is copied below are
+      // in the db and not in this index: restore's reconcile indexes them.
+      await this.deps.index.saveIfDirty();
       const vectors = await this.snapshotIndex(tmp);
 
       const dbFile = path.join(tmp, DB_FILE);
@@ -293,7 +293,7 @@ export class BackupService {
       // From here on, synchronous until the index is reloaded: nothing else runs in between.
       this.swapStore(copy);
       try {
-        this.swapIndex(path.join(scratch, INDEX_DIR), indexFiles);
+        await this.swapIndex(path.join(scratch, INDEX_DIR), indexFiles);
       } catch (e) {
         // The store is restored; rebuild the index from its rows rather than keep the old one.
         this.deps.log.error(
@@ -414,7 +414,7 @@ export class BackupService {
    * manifest (atomic: a crash before it keeps the old index, which reconcile then fixes) and
    * reloads the index.
    */
-  private swapIndex(staged: string, names: string[]): void {
+  private async swapIndex(staged: string, names: string[]): Promise<void> {
     const manifestBytes = names.includes(MANIFEST)
       ? fs.readFileSync(path.join(staged, MANIFEST))
       : null;
@@ -442,7 +442,7 @@ export class BackupService {
       path.join(this.indexDir, MANIFEST),
       JSON.stringify({ ...m, generation: gen }, null, 2),
     );
-    this.deps.index.reload();
+    await this.deps.index.reload();
     for (const f of fs.readdirSync(this.indexDir)) {
       const g = /^index-(\d+)\.(usearch|keys)$/.exec(f);
       if (g && Number(g[1]) < gen) fs.rmSync(path.join(this.indexDir, f), { force: true });

@@ -120,7 +120,11 @@ export class MaintenanceService {
         const e = stored.get(key)?.embedding;
         if (!e) continue;
         checked++;
-        const hits = this.deps.index.search(blobToVector(e), 10, `#dup:${key}:${gone.size}`).hits;
+        const { hits } = await this.deps.index.search(
+          blobToVector(e),
+          10,
+          `#dup:${key}:${gone.size}`,
+        );
         for (const h of hits) {
           if (h.key === key || gone.has(h.key) || h.similarity < threshold) continue;
           if (!quality.has(h.key)) {

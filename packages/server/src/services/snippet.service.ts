@@ -230,7 +230,7 @@ export class SnippetService {
   }
 
   /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */
-  indexInfo(id: number): SnippetIndexInfo {
+  async indexInfo(id: number): Promise<SnippetIndexInfo> {
     const row = this.deps.snippets.findById(id);
     if (!row) throw new NotFound('snippet', id);
     if (!this.deps.index.has(id) || row.index_pending === 1)
@@ -238,9 +238,8 @@ export class SnippetService {
     const stored = this.deps.snippets.embeddings([id]).get(id);
     const vector = stored?.embedding ? blobToVector(stored.embedding) : null;
     const nearest = vector
-      ? this.deps.index
-          .search(vector, 6, `#neighbours:${id}`)
-          .hits.filter((h) => h.key !== id)
+      ? (await this.deps.index.search(vector, 6, `#neighbours:${id}`)).hits
+          .filter((h) => h.key !== id)
           .slice(0, 5)
           .map((h) => ({ snippet_id: h.key, similarity: round(h.similarity, 4) }))
       : [];

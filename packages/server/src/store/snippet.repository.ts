@@ -703,6 +703,32 @@ export class SnippetRepository {
       .all(limit) as number[];
   }
 
+  /** Pending ids above `after`, ascending: walks the pending rows while they stay pending. */
+  pendingIdsAfter(after: number, limit: number): number[] {
+    return this.db
+      .prepare('SELECT id FROM snippets WHERE index_pending = 1 AND id > ? ORDER BY id LIMIT ?')
+      .pluck()
+      .all(after, limit) as number[];
+  }
+
+  /** Every row's id, as plain numbers (no row objects: reconciliation reads 1M of them). */
+  allIds(): number[] {
+    return this.db.prepare('SELECT id FROM snippets').pluck().all() as number[];
+  }
+
+  /** Ids of the rows marked indexed. */
+  indexedIds(): number[] {
+    return this.db
+      .prepare('SELECT id FROM snippets WHERE index_pending = 0')
+      .pluck()
+      .all() as number[];
+  }
+
+  /** The database file, for a thread that opens its own read-only connection. */
+  databaseFile(): string {
+    return this.db.name;
+  }
+
   /** Every row's id and vector key, for reconciling with the index. */
   indexState(): { id: number; faiss_id: number | null; index_pending: number }[] {
     return this.db.prepare('SELECT id, faiss_id, index_pending FROM snippets').all() as {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import usearch from 'usearch';
 import { fsyncDir, fsyncFile, writeFileAtomic } from './atomic-file.js';
+import { KeySet } from './key-set.js';
 
 const { Index, MetricKind, ScalarKind } = usearch;
 type UIndex = InstanceType<typeof Index>;
@@ -18,67 +19,112 @@ interface Manifest {
   dimension: number;
   count: number;
   saved_at: string;
+  /** Absent in indexes saved before storage was a setting: f32. */
+  quantization?: Quantization;
 }
 
-const HNSW = { connectivity: 16, expansion_add: 128, expansion_search: 64 };
+export const QUANTIZATIONS = ['f32', 'f16', 'i8'] as const;
+export type Quantization = (typeof QUANTIZATIONS)[number];
+const SCALAR = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 } as const;
+
+/**
+ * HNSW settings, tuned at 1M × 384 built-in vectors (bench/index-1m.bench.ts): recall@10 against
+ * exact search 0.85 at connectivity 16 / expansion_search 64; see the bench's table for how
+ * these reach ≥ 0.95 while keeping ≥ 2,000 single-thread queries/s.
+ */
+export const HNSW = { connectivity: 16, expansion_add: 128, expansion_search: 64 };
+/** Names the build settings; a bench's saved index is rebuilt when this changes. */
+export const INDEX_FORMAT = `M${HNSW.connectivity}-add${HNSW.expansion_add}`;
+
+export interface IndexOptions {
+  quantization?: Quantization;
+  /** Search-time expansion (benches vary it on one built graph). */
+  expansionSearch?: number;
+  connectivity?: number;
+  expansionAdd?: number;
+}
 
 /**
  * HNSW (usearch, cosine) keyed by the snippet's vector key. usearch cannot list its keys, so
  * the keys are kept beside it. A save writes a new generation (index + keys) and then swaps the
  * manifest that names it, atomically: a crash mid-save leaves the previous generation in use.
+ * Synchronous: the server runs it on its own thread (index-worker.ts), benches directly.
  */
 export class VectorIndex {
   private index: UIndex;
-  private readonly keySet = new Set<number>();
+  private keySet = new KeySet();
   private generation = 0;
   private dirty = false;
   lastSavedAt: string | null = null;
+  readonly quantization: Quantization;
 
   private constructor(
     readonly dir: string,
     readonly dimension: number,
+    private readonly options: IndexOptions,
   ) {
-    this.index = VectorIndex.create(dimension);
+    this.quantization = options.quantization ?? 'f32';
+    this.index = this.create();
   }
 
-  private static create(dimension: number): UIndex {
+  private create(): UIndex {
     return new Index({
-      dimensions: dimension,
+      dimensions: this.dimension,
       metric: MetricKind.Cos,
-      quantization: ScalarKind.F32,
+      quantization: SCALAR[this.quantization],
       multi: false,
-      ...HNSW,
+      connectivity: this.options.connectivity ?? HNSW.connectivity,
+      expansion_add: this.options.expansionAdd ?? HNSW.expansion_add,
+      expansion_search: this.options.expansionSearch ?? HNSW.expansion_search,
     });
+  }
+
+  /** Reads the manifest and keys of the saved generation, without the index itself. */
+  static readSaved(dir: string): { manifest: Manifest; keys: Float64Array } | null {
+    const manifestFile = path.join(dir, 'manifest.json');
+    if (!fs.existsSync(manifestFile)) return null;
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+    const keys = readKeys(path.join(dir, `index-${manifest.generation}.keys`));
+    if (keys.length !== manifest.count)
+      throw new Error(`keys file holds ${keys.length}, manifest says ${manifest.count}`);
+    return { manifest, keys };
   }
 
   /**
    * Loads the saved index from `dir`, or starts empty. `reset` says why a saved index could not
-   * be used (dimension changed, files missing or damaged): the caller rebuilds from the store.
+   * be used (dimension or storage changed, files missing or damaged): the caller rebuilds from
+   * the store.
    */
-  static open(dir: string, dimension: number): { index: VectorIndex; reset: string | null } {
+  static open(
+    dir: string,
+    dimension: number,
+    options: IndexOptions = {},
+  ): { index: VectorIndex; reset: string | null } {
     fs.mkdirSync(dir, { recursive: true });
-    const vi = new VectorIndex(dir, dimension);
-    const manifestFile = path.join(dir, 'manifest.json');
-    if (!fs.existsSync(manifestFile)) return { index: vi, reset: null };
+    const vi = new VectorIndex(dir, dimension, options);
+    let generation = 0;
     try {
-      const m = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-      vi.generation = m.generation;
+      const saved = VectorIndex.readSaved(dir);
+      if (!saved) return { index: vi, reset: null };
+      const m = saved.manifest;
+      vi.generation = generation = m.generation;
       if (m.dimension !== dimension) {
         return { index: vi, reset: `dimension changed from ${m.dimension} to ${dimension}` };
       }
-      const keys = readKeys(vi.file('keys', m.generation));
-      if (keys.length !== m.count)
-        throw new Error(`keys file holds ${keys.length}, manifest says ${m.count}`);
+      const q = m.quantization ?? 'f32';
+      if (q !== vi.quantization) {
+        return { index: vi, reset: `storage changed from ${q} to ${vi.quantization}` };
+      }
       if (m.count > 0) vi.index.load(vi.file('usearch', m.generation));
       if (vi.index.size() !== m.count) {
         throw new Error(`index holds ${vi.index.size()} vectors, manifest says ${m.count}`);
       }
-      for (const k of keys) vi.keySet.add(k);
+      vi.keySet = KeySet.from(saved.keys);
       vi.lastSavedAt = m.saved_at;
       return { index: vi, reset: null };
     } catch (e) {
-      const fresh = new VectorIndex(dir, dimension);
-      fresh.generation = vi.generation;
+      const fresh = new VectorIndex(dir, dimension, options);
+      fresh.generation = generation;
       return { index: fresh, reset: `saved index unreadable: ${(e as Error).message}` };
     }
   }
@@ -96,7 +142,11 @@ export class VectorIndex {
   }
 
   keys(): number[] {
-    return [...this.keySet];
+    return Array.from(this.keySet.toArray());
+  }
+
+  keyArray(): Float64Array {
+    return this.keySet.toArray();
   }
 
   /** Adds or replaces vectors. */
@@ -109,13 +159,47 @@ export class VectorIndex {
         );
       }
     }
-    const replaced = entries.filter((e) => this.keySet.has(e.key)).map((e) => BigInt(e.key));
-    if (replaced.length) this.index.remove(replaced);
-    const keys = new BigUint64Array(entries.map((e) => BigInt(e.key)));
     const flat = new Float32Array(entries.length * this.dimension);
     entries.forEach((e, i) => flat.set(e.vector, i * this.dimension));
-    this.index.add(keys, flat);
-    for (const e of entries) this.keySet.add(e.key);
+    this.addFlat(
+      Float64Array.from(entries, (e) => e.key),
+      flat,
+    );
+  }
+
+  /** Adds or replaces vectors given as keys and one flat array (keys.length × dimension). */
+  addFlat(keys: Float64Array, flat: Float32Array): void {
+    if (keys.length === 0) return;
+    if (flat.length !== keys.length * this.dimension) {
+      throw new Error(
+        `${flat.length / keys.length} dimensions per vector given, index has ${this.dimension}`,
+      );
+    }
+    // A later duplicate in one batch replaces the earlier one, as two calls would.
+    const last = new Map<number, number>();
+    keys.forEach((k, i) => last.set(k, i));
+    if (last.size !== keys.length) {
+      const rows = [...last.values()];
+      const f = new Float32Array(rows.length * this.dimension);
+      rows.forEach((r, i) =>
+        f.set(flat.subarray(r * this.dimension, (r + 1) * this.dimension), i * this.dimension),
+      );
+      return this.addFlat(
+        Float64Array.from(rows, (r) => keys[r]!),
+        f,
+      );
+    }
+    const replaced: bigint[] = [];
+    for (const k of keys) if (this.keySet.has(k)) replaced.push(BigInt(k));
+    if (replaced.length) this.index.remove(replaced);
+    // usearch reads typed arrays from their buffer's start: pass a view that starts there.
+    const data =
+      flat.byteOffset === 0 && flat.length * 4 === flat.buffer.byteLength ? flat : flat.slice();
+    this.index.add(
+      BigUint64Array.from(keys, (k) => BigInt(k)),
+      data,
+    );
+    for (const k of keys) this.keySet.add(k);
     this.dirty = true;
   }
 
@@ -129,31 +213,35 @@ export class VectorIndex {
     return present;
   }
 
+  /** The `want` nearest keys and their cosine similarities, best first (one thread). */
+  searchRaw(
+    vector: Float32Array,
+    want: number,
+  ): { keys: Float64Array; similarities: Float32Array } {
+    const n = Math.min(want, this.keySet.size);
+    if (n <= 0) return { keys: new Float64Array(0), similarities: new Float32Array(0) };
+    const q =
+      vector.byteOffset === 0 && vector.length * 4 === vector.buffer.byteLength
+        ? vector
+        : vector.slice();
+    // One thread: a single query gains nothing from more, and each would be spawned per call.
+    const m = this.index.search(q, n, 1);
+    const keys = Float64Array.from(m.keys, Number);
+    const similarities = Float32Array.from(m.distances.subarray(0, keys.length), (d) => 1 - d);
+    return { keys, similarities };
+  }
+
   /**
    * Nearest neighbours by cosine. With a filter, asks HNSW for more candidates until k pass it
    * or the whole index was considered.
    */
   search(vector: Float32Array, k: number, filter?: (key: number) => boolean): VectorHit[] {
-    const n = this.keySet.size;
-    if (n === 0 || k <= 0) return [];
-    let want = filter ? Math.min(n, k * 4) : Math.min(n, k);
-    for (;;) {
-      const m = this.index.search(vector, want, 0);
-      const hits: VectorHit[] = [];
-      for (let i = 0; i < m.keys.length; i++) {
-        const key = Number(m.keys[i]);
-        if (filter && !filter(key)) continue;
-        hits.push({ key, similarity: 1 - m.distances[i]! });
-        if (hits.length === k) return hits;
-      }
-      if (want >= n) return hits;
-      want = Math.min(n, want * 4);
-    }
+    return searchFiltered((v, want) => this.searchRaw(v, want), this.size, vector, k, filter);
   }
 
   /** Empties the index (a rebuild follows). */
   clear(): void {
-    this.index = VectorIndex.create(this.dimension);
+    this.index = this.create();
     this.keySet.clear();
     this.dirty = true;
   }
@@ -163,15 +251,15 @@ export class VectorIndex {
   }
 
   /** Writes a new generation, then swaps the manifest; old generations are removed after. */
-  save(): void {
+  save(): { savedAt: string; generation: number } {
     const gen = this.generation + 1;
-    const keys = this.keys();
+    const keys = this.keySet.toArray();
     if (keys.length > 0) {
       const indexFile = this.file('usearch', gen);
       this.index.save(indexFile);
       fsyncFile(indexFile);
     }
-    writeFileAtomic(this.file('keys', gen), new Uint8Array(new Float64Array(keys).buffer));
+    writeFileAtomic(this.file('keys', gen), new Uint8Array(keys.buffer));
     const savedAt = new Date().toISOString();
     const manifest: Manifest = {
       format: 1,
@@ -179,6 +267,7 @@ export class VectorIndex {
       dimension: this.dimension,
       count: keys.length,
       saved_at: savedAt,
+      quantization: this.quantization,
     };
     writeFileAtomic(path.join(this.dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
     this.generation = gen;
@@ -189,21 +278,55 @@ export class VectorIndex {
       if (g && Number(g[1]) !== gen) fs.rmSync(path.join(this.dir, f), { force: true });
     }
     fsyncDir(this.dir);
+    return { savedAt, generation: gen };
   }
 
   /** Bytes on disk of the current generation. */
   diskBytes(): number {
-    let total = 0;
-    for (const kind of ['usearch', 'keys'] as const) {
-      total += fs.statSync(this.file(kind, this.generation), { throwIfNoEntry: false })?.size ?? 0;
-    }
-    return total;
+    return savedBytes(this.dir, this.generation);
   }
 }
 
-function readKeys(file: string): number[] {
+/** Bytes on disk of one saved generation. */
+export function savedBytes(dir: string, generation: number): number {
+  let total = 0;
+  for (const kind of ['usearch', 'keys'] as const) {
+    total +=
+      fs.statSync(path.join(dir, `index-${generation}.${kind}`), { throwIfNoEntry: false })?.size ??
+      0;
+  }
+  return total;
+}
+
+/**
+ * Asks for k (4k with a filter) candidates, then 4 times more until k pass the filter or the
+ * whole index was considered (IndexClient.search follows the same rule across the thread).
+ */
+function searchFiltered(
+  raw: (v: Float32Array, want: number) => { keys: Float64Array; similarities: Float32Array },
+  size: number,
+  vector: Float32Array,
+  k: number,
+  filter?: (key: number) => boolean,
+): VectorHit[] {
+  if (size === 0 || k <= 0) return [];
+  let want = filter ? Math.min(size, k * 4) : Math.min(size, k);
+  for (;;) {
+    const m = raw(vector, want);
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < m.keys.length; i++) {
+      const key = m.keys[i]!;
+      if (filter && !filter(key)) continue;
+      hits.push({ key, similarity: m.similarities[i]! });
+      if (hits.length === k) return hits;
+    }
+    if (want >= size) return hits;
+    want = Math.min(size, want * 4);
+  }
+}
+
+function readKeys(file: string): Float64Array {
   const buf = fs.readFileSync(file);
   if (buf.byteLength % 8 !== 0) throw new Error('keys file is truncated');
-  const arr = new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  return Array.from(arr);
+  return new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }

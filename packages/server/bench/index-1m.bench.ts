@@ -1,0 +1,221 @@
+/**
+ * The vector index at 1,000,000 × 384 built-in vectors (not a test: prints figures, asserts
+ * nothing).
+ *
+ *   npm run bench -w @adam/server -- index-1m
+ *
+ * Data: bench/data-1m.ts (1M real snippets, their vectors and the saved index, built once under
+ * /tmp and reused). Then, each figure next to its reference from the same run:
+ * 1. Start-up: the real app on that data dir, from buildApp to the first /health answer, to the
+ *    index loaded on its thread, and to the end of start-up reconciliation; reference: opening the
+ *    SQLite file and reading the index's keys file alone.
+ * 2. A save of the 1M index on the index's thread, and the longest the event loop went without
+ *    a turn meanwhile (a 5 ms timer's worst lateness); reference: the same timer with nothing
+ *    running.
+ * 3. HNSW settings: the saved graph (connectivity and expansion_add as built) opened with each
+ *    expansion_search; recall@10 against exact search (usearch.exactSearch over all 1M) on 200
+ *    queries, and single-thread queries/s over 1,000 queries; reference: the exact scan's own
+ *    queries/s on one thread (also per CPU second: the machine is shared). Queries are sentences of fixture pages past the ones in the data.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import usearch from 'usearch';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
+import { HNSW, VectorIndex } from '../src/vector/vector-index.js';
+import {
+  BENCH_MODEL_ROOT,
+  fixed,
+  footer,
+  header,
+  pageSentences,
+  rng,
+  seconds,
+  sharedModel,
+  table,
+} from './common.js';
+import { ensureMillion } from './data-1m.js';
+
+type Matches = InstanceType<typeof usearch.Matches>;
+type BatchMatches = InstanceType<typeof usearch.BatchMatches>;
+
+const ROWS = Number(process.argv[2]) || undefined;
+const K = 10;
+const QUERIES = 1_000;
+const RECALL_QUERIES = 200;
+const EXACT_TIMED = 10;
+const EXPANSIONS = [64, 96, 128, 160, 192, 256];
+
+header('index-1m: the vector index at 1M × 384');
+const benchStarted = performance.now();
+const data = await ensureMillion(ROWS ? { rows: ROWS } : {});
+const dim = data.dimension;
+console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
+
+// 1. Start-up.
+{
+  let t = performance.now();
+  const db = new Database(path.join(data.dir, 'adam.db'), { readonly: true });
+  db.prepare('SELECT COUNT(*) FROM snippets WHERE id = 1').get();
+  db.close();
+  const saved = VectorIndex.readSaved(data.indexDir);
+  const refMs = performance.now() - t;
+  if (!saved) throw new Error('no saved index');
+
+  t = performance.now();
+  const adam = await buildApp(
+    loadConfig({ ADAM_DATA_DIR: data.dir, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
+  );
+  await adam.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = adam.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  const res = await fetch(`http://127.0.0.1:${addr.port}/api/v1/health`);
+  const healthMs = performance.now() - t;
+  if (res.status !== 200) throw new Error(`/health: ${res.status}`);
+  await adam.services.index.ready;
+  const loadedMs = performance.now() - t;
+  const report = await adam.reconciled;
+  const reconciledMs = performance.now() - t;
+
+  // 2. A save of the whole index, on the index's thread, while a timer measures the loop.
+  const lateness = async (during: Promise<unknown>): Promise<number> => {
+    let worst = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last - 5);
+      last = now;
+    }, 5);
+    await during;
+    clearInterval(timer);
+    return worst;
+  };
+  const idle = await lateness(new Promise((r) => setTimeout(r, 2_000)));
+  // One vector re-added (same key, same vector): the index is dirty and the save is a full one.
+  const v = data.readVectors().slice(0, dim);
+  adam.services.index.addDeferred([{ key: 1, vector: v }]);
+  t = performance.now();
+  const worst = await lateness(adam.services.index.flush());
+  const saveMs = performance.now() - t;
+  await adam.app.close();
+
+  console.log(`\nstart-up at ${data.rows.toLocaleString('en')} snippets (real app, saved index):`);
+  table(
+    ['step', 'ms', 'reference'],
+    [
+      [
+        'buildApp → listening → first /health 200',
+        fixed(healthMs, 0),
+        `open SQLite + read keys file alone: ${fixed(refMs, 0)} ms`,
+      ],
+      ['… → index loaded on its thread', fixed(loadedMs, 0), ''],
+      [
+        '… → start-up reconciliation done',
+        fixed(reconciledMs, 0),
+        `reindexed ${report?.reindexed ?? '?'}, marked pending ${report?.marked_pending ?? '?'}`,
+      ],
+    ],
+  );
+  console.log(
+    `\nsave of the ${data.rows.toLocaleString('en')}-vector index (on the index's thread):`,
+  );
+  table(
+    ['figure', 'ms'],
+    [
+      ['save (flush: save, then mark rows)', fixed(saveMs, 0)],
+      ['event loop: worst timer lateness during the save', fixed(worst, 1)],
+      ['event loop: worst timer lateness, idle (reference)', fixed(idle, 1)],
+    ],
+  );
+}
+
+// 3. HNSW settings against exact search.
+const vectors = data.readVectors();
+await sharedModel();
+const { embedder } = loadBuiltinEmbedderSync(BENCH_MODEL_ROOT);
+const queryTexts: string[] = [];
+const rand = rng(99);
+for (let page = data.lastPage + 1; queryTexts.length < QUERIES; page++) {
+  const { sentences } = pageSentences(page);
+  const s = sentences[Math.floor(rand() * sentences.length)];
+  if (s) queryTexts.push(s);
+}
+const queryVectors = await embedder.embed(queryTexts);
+const recallFlat = new Float32Array(RECALL_QUERIES * dim);
+for (let i = 0; i < RECALL_QUERIES; i++) recallFlat.set(queryVectors[i]!, i * dim);
+
+let t = performance.now();
+const exact = usearch.exactSearch(
+  vectors,
+  recallFlat,
+  dim,
+  K,
+  usearch.MetricKind.Cos,
+  0,
+) as BatchMatches;
+const exactAllMs = performance.now() - t;
+const truth = Array.from({ length: RECALL_QUERIES }, (_, i) => {
+  const m = exact.get(i);
+  return new Set(Array.from(m.keys, (row) => Number(row) + 1)); // key = row + 1
+});
+t = performance.now();
+for (let i = 0; i < EXACT_TIMED; i++) {
+  usearch.exactSearch(vectors, queryVectors[i]!, dim, K, usearch.MetricKind.Cos, 1) as Matches;
+}
+const exactQps = EXACT_TIMED / ((performance.now() - t) / 1000);
+// On a shared machine the wall-clock rate moves with the neighbours' load; the rate per CPU
+// second of this process (one thread searching) much less.
+console.log(
+  `\nexact search: ${RECALL_QUERIES} queries in ${seconds(exactAllMs)} (all threads) for the truth; ` +
+    `one thread: ${fixed(exactQps, 1)} queries/s`,
+);
+
+const saved = VectorIndex.readSaved(data.indexDir)!;
+const indexFile = path.join(data.indexDir, `index-${saved.manifest.generation}.usearch`);
+const rows: (string | number)[][] = [];
+for (const ef of EXPANSIONS) {
+  const index = new usearch.Index({
+    dimensions: dim,
+    metric: usearch.MetricKind.Cos,
+    quantization: usearch.ScalarKind.F32,
+    connectivity: HNSW.connectivity,
+    expansion_add: HNSW.expansion_add,
+    expansion_search: ef,
+    multi: false,
+  });
+  t = performance.now();
+  index.load(indexFile);
+  const loadMs = performance.now() - t;
+  for (let i = 0; i < 100; i++) index.search(queryVectors[i]!, K, 1);
+  const cpu = process.cpuUsage();
+  t = performance.now();
+  for (const q of queryVectors) index.search(q, K, 1);
+  const qps = QUERIES / ((performance.now() - t) / 1000);
+  const used = process.cpuUsage(cpu);
+  const cpuQps = QUERIES / ((used.user + used.system) / 1e6);
+  let found = 0;
+  for (let i = 0; i < RECALL_QUERIES; i++) {
+    const m = index.search(queryVectors[i]!, K, 1) as Matches;
+    for (const key of m.keys) if (truth[i]!.has(Number(key))) found++;
+  }
+  rows.push([
+    `M=${HNSW.connectivity}, add=${HNSW.expansion_add}, search=${ef}${ef === HNSW.expansion_search ? ' (default)' : ''}`,
+    fixed(found / (RECALL_QUERIES * K), 4),
+    fixed(qps, 0),
+    fixed(cpuQps, 0),
+    fixed(exactQps, 1),
+    fixed(loadMs, 0),
+  ]);
+}
+console.log(
+  `\nHNSW f32, recall@${K} vs exact on ${RECALL_QUERIES} queries; queries/s on one thread over ${QUERIES}:`,
+);
+table(
+  ['settings', 'recall@10', 'queries/s', 'queries per CPU s', 'exact scan queries/s', 'load ms'],
+  rows,
+);
+console.log(`files: ${(fs.statSync(indexFile).size / 1024 ** 2).toFixed(0)} MiB index`);
+console.log();
+footer(benchStarted);

@@ -1,0 +1,195 @@
+import type { Piscina } from 'piscina';
+import type { IndexRequest } from './index-worker.js';
+import { KeySet } from './key-set.js';
+import { startPool } from './recall.js';
+import { savedBytes, VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
+
+/**
+ * The vector index seen from the server's thread: usearch lives on its own worker thread
+ * (index-worker.ts), so adding, searching, saving and loading never block the event loop. The
+ * keys are mirrored here in a bitset, updated as each call is sent, so has/size/keys answer at
+ * once and agree with every call sent so far; the worker runs the calls in the order sent.
+ */
+export class IndexClient {
+  private readonly worker: Piscina;
+  private keySet = new KeySet();
+  private generation = 0;
+  private dirty = false;
+  private closed = false;
+  private last: Promise<unknown> = Promise.resolve();
+  lastSavedAt: string | null = null;
+  /** Resolves once the worker loaded the saved index (searches sent earlier wait for it). */
+  readonly ready: Promise<{ reset: string | null }>;
+
+  /**
+   * Reads the saved keys here (a few ms at 1M) and has the worker load the index itself.
+   * `reset` (now, or from `ready` when the worker found the index file damaged) says why the
+   * saved index could not be used: the caller rebuilds from the store.
+   */
+  constructor(
+    readonly dir: string,
+    readonly dimension: number,
+    readonly options: IndexOptions = {},
+  ) {
+    this.worker = startPool('index-worker');
+    this.ready = this.open();
+  }
+
+  private async open(): Promise<{ reset: string | null }> {
+    let early: string | null = null;
+    try {
+      const saved = VectorIndex.readSaved(this.dir);
+      if (saved) {
+        const m = saved.manifest;
+        this.generation = m.generation;
+        const q = m.quantization ?? 'f32';
+        if (m.dimension !== this.dimension)
+          early = `dimension changed from ${m.dimension} to ${this.dimension}`;
+        else if (q !== (this.options.quantization ?? 'f32'))
+          early = `storage changed from ${q} to ${this.options.quantization ?? 'f32'}`;
+        else {
+          this.keySet = KeySet.from(saved.keys);
+          this.lastSavedAt = m.saved_at;
+        }
+      }
+    } catch (e) {
+      early = `saved index unreadable: ${(e as Error).message}`;
+    }
+    const opened = (await this.call({
+      op: 'open',
+      dir: this.dir,
+      dimension: this.dimension,
+      options: this.options,
+    })) as { reset: string | null; size: number };
+    const reset = early ?? opened.reset;
+    if (reset) {
+      this.keySet.clear();
+      this.lastSavedAt = null;
+      if (!early) await this.call({ op: 'clear' });
+    }
+    return { reset };
+  }
+
+  private call(req: IndexRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.closed) return Promise.reject(new Error('index closed'));
+    // One thread, tasks in order: the last one done means all sent before it are.
+    const p = this.worker.run(req, { transferList: transfer });
+    this.last = p;
+    return p;
+  }
+
+  get size(): number {
+    return this.keySet.size;
+  }
+
+  has(key: number): boolean {
+    return this.keySet.has(key);
+  }
+
+  keys(): number[] {
+    return Array.from(this.keySet.toArray());
+  }
+
+  keyArray(): Float64Array {
+    return this.keySet.toArray();
+  }
+
+  get isDirty(): boolean {
+    return this.dirty;
+  }
+
+  /** Adds or replaces vectors: known here at once, searchable once the worker got them. */
+  add(entries: ReadonlyArray<{ key: number; vector: Float32Array }>): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    const flat = new Float32Array(entries.length * this.dimension);
+    entries.forEach((e, i) => {
+      if (e.vector.length !== this.dimension) {
+        throw new Error(
+          `vector for key ${e.key} has ${e.vector.length} dimensions, index has ${this.dimension}`,
+        );
+      }
+      flat.set(e.vector, i * this.dimension);
+    });
+    const keys = Float64Array.from(entries, (e) => e.key);
+    for (const k of keys) this.keySet.add(k);
+    this.dirty = true;
+    return this.call({ op: 'add', keys, flat }, [keys.buffer, flat.buffer]) as Promise<void>;
+  }
+
+  /** Removes the keys present; answers the ones that were there (the worker follows). */
+  remove(keys: readonly number[]): { removed: number[]; done: Promise<unknown> } {
+    const removed = keys.filter((k) => this.keySet.delete(k));
+    if (removed.length === 0) return { removed, done: Promise.resolve() };
+    this.dirty = true;
+    return { removed, done: this.call({ op: 'remove', keys: removed }) };
+  }
+
+  /** Nearest neighbours; a filter over keys runs here, over-fetching until k pass. */
+  async search(
+    vector: Float32Array,
+    k: number,
+    filter?: (key: number) => boolean,
+  ): Promise<VectorHit[]> {
+    const size = this.size;
+    if (size === 0 || k <= 0) return [];
+    // Same rule as VectorIndex.search: k (4k with a filter), then 4 times more.
+    let want = filter ? Math.min(size, k * 4) : Math.min(size, k);
+    for (;;) {
+      const m = await this.searchRaw(vector, want);
+      const hits: VectorHit[] = [];
+      for (let i = 0; i < m.keys.length; i++) {
+        const key = m.keys[i]!;
+        // A key removed here after the search was sent is no longer an answer.
+        if (!this.keySet.has(key) || (filter && !filter(key))) continue;
+        hits.push({ key, similarity: m.similarities[i]! });
+        if (hits.length === k) return hits;
+      }
+      if (want >= size) return hits;
+      want = Math.min(size, want * 4);
+    }
+  }
+
+  /** The `want` nearest keys and similarities, best first, as the worker's HNSW answers them. */
+  searchRaw(
+    vector: Float32Array,
+    want: number,
+  ): Promise<{ keys: Float64Array; similarities: Float32Array }> {
+    return this.call({ op: 'search', vector, want }) as Promise<{
+      keys: Float64Array;
+      similarities: Float32Array;
+    }>;
+  }
+
+  /** Empties the index (a rebuild follows). */
+  clear(): Promise<unknown> {
+    this.keySet.clear();
+    this.dirty = true;
+    return this.call({ op: 'clear' });
+  }
+
+  /** Saves everything sent before this call; answers when the new generation is on disk. */
+  async save(): Promise<string> {
+    this.dirty = false;
+    try {
+      const r = (await this.call({ op: 'save' })) as { savedAt: string; generation: number };
+      this.generation = r.generation;
+      this.lastSavedAt = r.savedAt;
+      return r.savedAt;
+    } catch (e) {
+      this.dirty = true;
+      throw e;
+    }
+  }
+
+  diskBytes(): number {
+    return savedBytes(this.dir, this.generation);
+  }
+
+  /** Waits for the calls sent, then stops the thread (unsaved changes are not saved). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.last.catch(() => undefined);
+    this.closed = true;
+    await this.worker.close();
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The thread that owns the usearch index (index-client.ts starts it). usearch's calls are
+ * synchronous native code — a save of 1M vectors takes seconds — so they run here, one message
+ * at a time in arrival order, and the server's event loop never waits on them.
+ */
+import { VectorIndex, type IndexOptions } from './vector-index.js';
+
+export type IndexRequest =
+  | { op: 'open'; dir: string; dimension: number; options: IndexOptions }
+  | { op: 'add'; keys: Float64Array; flat: Float32Array }
+  | { op: 'remove'; keys: number[] }
+  | { op: 'search'; vector: Float32Array; want: number }
+  | { op: 'clear' }
+  | { op: 'save' };
+
+export type IndexReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+let index: VectorIndex | null = null;
+
+function handle(req: IndexRequest): unknown {
+  if (req.op === 'open') {
+    const opened = VectorIndex.open(req.dir, req.dimension, req.options);
+    index = opened.index;
+    return { reset: opened.reset, size: index.size };
+  }
+  if (!index) throw new Error('index not open');
+  switch (req.op) {
+    case 'add':
+      index.addFlat(req.keys, req.flat);
+      return null;
+    case 'remove':
+      return index.remove(req.keys);
+    case 'search':
+      return index.searchRaw(req.vector, req.want);
+    case 'clear':
+      index.clear();
+      return null;
+    case 'save':
+      return index.save();
+  }
+}
+
+/** piscina's entry: one request, answered or thrown. */
+export default function run(req: IndexRequest): unknown {
+  return handle(req);
+}

@@ -1,0 +1,65 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ExactResult, ExactTask } from './exact.worker.js';
+
+const SELF = import.meta.url;
+const SOURCE_MODE = SELF.endsWith('.ts');
+
+/**
+ * A one-thread pool (piscina) running a module of this folder, from the compiled .js or from the
+ * .ts sources (vitest, tsx; piscina's own .js entry then imports the .ts through tsx's loader,
+ * which Node 20 does not apply to a worker's entry file). One thread runs its tasks in the order
+ * they were sent.
+ */
+export function startPool(base: string): Piscina {
+  const filename = fileURLToPath(new URL(`./${base}.${SOURCE_MODE ? 'ts' : 'js'}`, SELF));
+  return new Piscina({
+    filename,
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Infinity,
+    ...(SOURCE_MODE && {
+      execArgv: [
+        '--import',
+        pathToFileURL(createRequire(SELF).resolve('tsx')).href,
+        '--conditions=adam-source',
+      ],
+    }),
+  });
+}
+
+/** Runs the exact side of a recall measure on a one-off thread. */
+export async function exactNeighboursOffThread(task: ExactTask): Promise<ExactResult> {
+  const pool = startPool('exact.worker');
+  try {
+    return (await pool.run(task)) as ExactResult;
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * recall@k of approximate answers against the exact ones: the share of each query's true k
+ * nearest that the approximate search found, over all queries.
+ */
+export async function recallAgainst(
+  exact: ExactResult,
+  dimension: number,
+  approx: (q: Float32Array, k: number) => Promise<ArrayLike<number>>,
+): Promise<{ value: number; sample: number }> {
+  const n = exact.queryKeys.length;
+  let found = 0;
+  let wanted = 0;
+  for (let i = 0; i < n; i++) {
+    const truth = new Set<number>();
+    for (let j = 0; j < exact.k; j++) {
+      const key = exact.truth[i * exact.k + j]!;
+      if (key >= 0) truth.add(key);
+    }
+    const got = await approx(exact.queries.slice(i * dimension, (i + 1) * dimension), truth.size);
+    for (let j = 0; j < got.length; j++) if (truth.has(got[j]!)) found++;
+    wanted += truth.size;
+  }
+  return { value: wanted ? found / wanted : 1, sample: n };
+}
