@@ -20,8 +20,8 @@ export const SearchMode = z.enum(SEARCH_MODES, {
 export type SearchMode = z.infer<typeof SearchMode>;
 
 /**
- * How the listing's `search` words match: `any` word (ranked by relevance when sorted so),
- * `all` of them (the last may be a prefix, as one types), or the exact `phrase`.
+ * How the listing's `search` words match (stemmed): `any` word, `all` of them, or the exact
+ * `phrase`.
  */
 export const TEXT_MATCHES = ['any', 'all', 'phrase'] as const;
 export const TextMatch = z.enum(TEXT_MATCHES, {
@@ -88,7 +88,7 @@ export const SnippetListQuery = z.object({
   per_page: optionalNumber(
     z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'),
   ).default(SNIPPET_PAGE_SIZE),
-  // Without a sort, a text search is ranked by relevance and any other listing by date.
+  // Newest first unless asked; `relevance` (bm25, with a search) costs more on common words.
   sort_by: z
     .enum(SNIPPET_SORTS, { message: `must be one of ${SNIPPET_SORTS.join(', ')}` })
     .optional(),

@@ -209,11 +209,8 @@ const KINDS: Kind[] = [
     `source_url=${encodeURIComponent('https://bench.example/articles/777')}`,
   ],
   ['search, common word "local"', 'search=local'],
-  ['search "local", newest first', 'search=local&sort_by=created_at'],
-  [
-    'search "local", browser filter (all words, prefix)',
-    'search=local&match=all&sort_by=created_at',
-  ],
+  ['search "local", by relevance', 'search=local&sort_by=relevance'],
+  ['search "local", browser filter (all words)', 'search=local&match=all'],
   [
     'search, a question',
     `search=${encodeURIComponent('how do local councils plan railway stations?')}`,
@@ -262,10 +259,15 @@ function oldQuery(adam: Adam, kind: Kind): void {
   const from = f.match ? 'snippets s JOIN snippets_fts ON snippets_fts.rowid = s.id' : 'snippets s';
   const where = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
   const dir = q.order === 'asc' ? 'ASC' : 'DESC';
+  const sort = kind.path === '/snippets' ? listSort(q) : 'created_at';
+  const order =
+    sort !== 'relevance'
+      ? `s.${sort} ${dir}, s.id ${dir}`
+      : f.match
+        ? 'bm25(snippets_fts), s.id DESC'
+        : `s.id ${dir}`;
   adam.db
-    .prepare(
-      `SELECT s.* FROM ${from} ${where} ORDER BY s.${q.sort_by} ${dir}, s.id ${dir} LIMIT ? OFFSET ?`,
-    )
+    .prepare(`SELECT s.* FROM ${from} ${where} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .all(...params, q.per_page, (q.page - 1) * q.per_page);
   adam.db
     .prepare(`SELECT COUNT(*) FROM ${from} ${where}`)
@@ -337,7 +339,7 @@ try {
     for (let i = 0; i < WARMUP; i++) last = await get(kind);
     const http = await timed(() => get(kind), REQUESTS);
     const { f, q } = filterOf(kind);
-    const sort = kind.path === '/snippets' ? listSort(q) : q.search ? 'relevance' : 'created_at';
+    const sort = kind.path === '/snippets' ? listSort(q) : 'created_at';
     const order = kind.path === '/snippets' ? q.order : 'desc';
     const sql = await timed(
       () => repo.listPage(f, sort, order, q.per_page, (q.page - 1) * q.per_page),

@@ -109,8 +109,9 @@ describe('GET /snippets', () => {
     const text = (await get('/snippets?search=' + encodeURIComponent('chlorophyll'))).body;
     expect(text.total).toBeGreaterThan(0);
     expect(text.snippets.every((x: { text: string }) => /chlorophyll/i.test(x.text))).toBe(true);
-    const prefix = (await get('/snippets?search=volcanolog&match=all')).body;
-    expect(prefix.snippets.some((x: { text: string }) => x.text.includes('Volcanologists'))).toBe(
+    // Stemmed: the singular finds the plural.
+    const stem = (await get('/snippets?search=volcanologist&match=all')).body;
+    expect(stem.snippets.some((x: { text: string }) => x.text.includes('Volcanologists'))).toBe(
       true,
     );
     expect(
@@ -121,13 +122,17 @@ describe('GET /snippets', () => {
     expect(none.total).toBe(0);
   });
 
-  it('matches any stemmed word by default, ranked by relevance; all words or the phrase on demand', async () => {
+  it('matches any stemmed word by default, newest first or by relevance; all words or the phrase on demand', async () => {
     // A question: no snippet holds all its words, several hold some; stemming meets
     // "erupting" with "eruption" and "volcanoes" with "volcano".
     const question = encodeURIComponent('Why are volcanoes erupting violently?');
     const any = (await get(`/snippets?search=${question}`)).body;
     expect(any.total).toBeGreaterThan(0);
-    expect(ids.volcanoes).toContain(any.snippets[0].id);
+    const anyIds = any.snippets.map((x: { id: number }) => x.id);
+    expect(anyIds).toEqual([...anyIds].sort((a, b) => b - a));
+    const ranked = (await get(`/snippets?search=${question}&sort_by=relevance`)).body;
+    expect(ranked.total).toBe(any.total);
+    expect(ids.volcanoes).toContain(ranked.snippets[0].id);
     expect((await get(`/snippets?search=${question}&match=all`)).body.total).toBe(0);
     const stem = (await get('/snippets?search=erupting&match=all')).body;
     expect(stem.snippets.map((x: { id: number }) => x.id)).toEqual(

@@ -128,7 +128,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
             search: req.query.search,
             theme: req.query.theme,
             match: 'any',
-            sort_by: req.query.search ? 'relevance' : 'created_at',
+            sort_by: 'created_at',
             order: 'desc',
           },
           { indexedOnly: true },

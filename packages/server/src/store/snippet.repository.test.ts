@@ -136,7 +136,7 @@ const SHAPES: [string, SnippetFilter][] = [
   ['source_url (small)', { source_url: 'https://site.example/30' }],
   ['common word', { match: match('alpha') }],
   ['rare word', { match: match('zeta') }],
-  ['prefix', { match: match('cop') }],
+  ['prefix', { match: '"cop"*' }],
   ['common word + theme', { match: match('alpha'), theme: 'science' }],
   ['rare word + theme', { match: match('zeta'), theme: 'science' }],
   ['two words + job', { match: match('alpha river'), job_id: 2 }],

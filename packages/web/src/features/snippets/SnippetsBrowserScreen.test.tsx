@@ -59,7 +59,7 @@ describe('Snippets browser: the list call', () => {
         theme: 'philosophy',
         min_quality: '0.75',
         search: 'honey',
-        // The browser's filter narrows as one types: every word, the last a prefix.
+        // The browser's filter narrows: every word (stemmed).
         match: 'all',
       }),
     );

@@ -124,7 +124,7 @@ export function SnippetsBrowserScreen() {
     theme: theme ?? undefined,
     min_quality: qualityFilter(minQuality),
     search: search || undefined,
-    // A filter box narrows as one types: every word, the last one a prefix.
+    // A filter box narrows: every word (stemmed), not any of them.
     match: search ? ('all' as const) : undefined,
     job_id: jobId,
     source_url: sourceUrl,
