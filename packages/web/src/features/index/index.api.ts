@@ -68,7 +68,7 @@ export function fetchIndexEntries(
 export function searchIndex(body: IndexSearchBody): Promise<SnippetSearchResponse> {
   return api.post<SnippetSearchResponse>(
     '/admin/index/search',
-    { query: body.query.trim(), k: body.k },
+    { query: body.query.trim(), k: body.k, mode: body.mode },
     { silent: true },
   );
 }
