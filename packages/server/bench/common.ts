@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Theme } from '@adam/contracts';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
 import { generatePage } from '../test/fixtures/fixture-pages.js';
 
@@ -150,3 +151,50 @@ export function pageSentences(n: number): { topic: string; sentences: string[] }
 }
 
 export const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/** The theme of each fixture topic, for generated snippet rows. */
+export const TOPIC_THEME: Record<string, Theme> = {
+  'volcano monitoring': 'science',
+  'variable stars': 'science',
+  'coastal erosion': 'science',
+  'river restoration': 'science',
+  'energy storage': 'technology',
+  'railway history': 'technology',
+  'medieval manuscripts': 'philosophy',
+  'chess history': 'philosophy',
+  'bread baking': 'general',
+  'urban beekeeping': 'general',
+};
+
+/**
+ * Cuts a page's sentences into snippet texts of 40–120 words, one in ten led by a sentence of
+ * the evaluation documents (they bring rarer words). Draws from `rand` in a fixed order, so a
+ * caller drawing between texts still gets the same rows on every run.
+ */
+export function* pageTexts(
+  sentences: readonly string[],
+  rand: () => number,
+  evalSentences: readonly string[],
+): Generator<{ text: string; words: number }> {
+  let i = 0;
+  while (i < sentences.length) {
+    const target = 40 + Math.floor(rand() * 81);
+    const parts: string[] = [];
+    let words = 0;
+    if (rand() < 0.1) {
+      const s = evalSentences[Math.floor(rand() * evalSentences.length)]!;
+      parts.push(s);
+      words += wordCount(s);
+    }
+    const before = i;
+    while (i < sentences.length && words < target) {
+      const w = wordCount(sentences[i]!);
+      if (words + w > 120) break;
+      parts.push(sentences[i]!);
+      words += w;
+      i++;
+    }
+    if (i === before) i++; // nothing fitted: skip that sentence
+    if (words >= 40) yield { text: parts.join(' '), words };
+  }
+}

@@ -29,7 +29,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { THEMES, type Theme } from '@adam/contracts';
+import { THEMES } from '@adam/contracts';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
 import { textHash } from '../src/services/ingestion.service.js';
@@ -43,7 +43,8 @@ import {
   seconds,
   sharedModel,
   splitSentences,
-  wordCount,
+  pageTexts,
+  TOPIC_THEME,
 } from './common.js';
 
 export const MILLION = 1_000_000;
@@ -81,18 +82,6 @@ const SOURCES = Array.from({ length: 12 }, (_, i) => ({
   url: `https://bench.example/articles/${i + 1}`,
   title: `Bench source ${i + 1}`,
 }));
-const TOPIC_THEME: Record<string, Theme> = {
-  'volcano monitoring': 'science',
-  'variable stars': 'science',
-  'coastal erosion': 'science',
-  'river restoration': 'science',
-  'energy storage': 'technology',
-  'railway history': 'technology',
-  'medieval manuscripts': 'philosophy',
-  'chess history': 'philosophy',
-  'bread baking': 'general',
-  'urban beekeeping': 'general',
-};
 
 /** Deterministic rows with distinct texts of 40–120 words (as list.bench.ts makes them). */
 function* snippetRows(pageSeen: { last: number }): Generator<NewSnippet> {
@@ -102,28 +91,9 @@ function* snippetRows(pageSeen: { last: number }): Generator<NewSnippet> {
   for (let n = 1; ; n++) {
     pageSeen.last = n;
     const { topic, sentences } = pageSentences(n);
-    let i = 0;
-    while (i < sentences.length) {
-      const target = 40 + Math.floor(rand() * 81);
-      const parts: string[] = [];
-      let words = 0;
-      if (rand() < 0.1) {
-        const s = evalSentences[Math.floor(rand() * evalSentences.length)]!;
-        parts.push(s);
-        words += wordCount(s);
-      }
-      const before = i;
-      while (i < sentences.length && words < target) {
-        const w = wordCount(sentences[i]!);
-        if (words + w > 120) break;
-        parts.push(sentences[i]!);
-        words += w;
-        i++;
-      }
-      if (i === before) i++; // nothing fitted: skip that sentence
-      const text = parts.join(' ');
+    for (const { text, words } of pageTexts(sentences, rand, evalSentences)) {
       const hash = textHash(text);
-      if (words < 40 || seen.has(hash)) continue;
+      if (seen.has(hash)) continue;
       seen.add(hash);
       const source = SOURCES[n % SOURCES.length]!;
       yield {

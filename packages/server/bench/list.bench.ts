@@ -26,7 +26,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SnippetListQuery, THEMES, type Theme } from '@adam/contracts';
+import { SnippetListQuery, THEMES } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
@@ -53,7 +53,8 @@ import {
   splitSentences,
   summarize,
   table,
-  wordCount,
+  pageTexts,
+  TOPIC_THEME,
 } from './common.js';
 
 const ROWS = 1_000_000;
@@ -70,18 +71,6 @@ const OLD_SAMPLES = 3;
 const KIND_BUDGET_MS = 30_000;
 const PAGES_PER_JOB = 2_000;
 const FEEDS = 20;
-const TOPIC_THEME: Record<string, Theme> = {
-  'volcano monitoring': 'science',
-  'variable stars': 'science',
-  'coastal erosion': 'science',
-  'river restoration': 'science',
-  'energy storage': 'technology',
-  'railway history': 'technology',
-  'medieval manuscripts': 'philosophy',
-  'chess history': 'philosophy',
-  'bread baking': 'general',
-  'urban beekeeping': 'general',
-};
 const feedUrl = (i: number) => `https://feed${i}.bench.example/all`;
 
 header(`list: GET /api/v1/snippets at ${ROWS.toLocaleString('en')} snippets over HTTP`);
@@ -99,27 +88,7 @@ function* snippetRows(): Generator<NewSnippet> {
         ? { url: feedUrl(n % FEEDS), title: `Feed ${n % FEEDS}` }
         : { url: `https://bench.example/articles/${n}`, title: `Article ${n}` };
     const jobId = n % 10 === 3 ? null : 1 + Math.floor(n / PAGES_PER_JOB);
-    let i = 0;
-    while (i < sentences.length) {
-      const target = 40 + Math.floor(rand() * 81);
-      const parts: string[] = [];
-      let words = 0;
-      if (rand() < 0.1) {
-        const s = evalSentences[Math.floor(rand() * evalSentences.length)]!;
-        parts.push(s);
-        words += wordCount(s);
-      }
-      const before = i;
-      while (i < sentences.length && words < target) {
-        const w = wordCount(sentences[i]!);
-        if (words + w > 120) break;
-        parts.push(sentences[i]!);
-        words += w;
-        i++;
-      }
-      if (i === before) i++; // nothing fitted: skip that sentence
-      const text = parts.join(' ');
-      if (words < 40) continue;
+    for (const { text, words } of pageTexts(sentences, rand, evalSentences)) {
       yield {
         text,
         text_hash: textHash(text),
