@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IndexStorage } from './settings.js';
 import { SearchMode } from './snippets.js';
 
 export const IndexStats = z.object({
@@ -22,7 +23,7 @@ export const IndexStats = z.object({
   /** When the accuracy was measured (it is measured in the background, on a sample). */
   accuracy_measured_at: z.string().nullable().optional(),
   /** How the index stores vectors: f32, or f16 / i8 (smaller, slightly lower recall). */
-  storage: z.enum(['f32', 'f16', 'i8']).optional(),
+  storage: IndexStorage,
   embedder: z.string(),
 });
 export type IndexStats = z.infer<typeof IndexStats>;

@@ -36,6 +36,19 @@ export const PROCESSING_BOUNDS = {
   search_vector_weight: { min: 0, max: 1, step: 0.05 },
 } as const;
 
+/**
+ * How the vector index stores each vector: 4 bytes a dimension, 2, or 1 (quantised). Smaller
+ * storage is faster to search and load, for a little recall (the index stats show it).
+ */
+export const INDEX_STORAGES = ['f32', 'f16', 'i8'] as const;
+export const IndexStorage = z.enum(INDEX_STORAGES);
+export type IndexStorage = z.infer<typeof IndexStorage>;
+export const INDEX_STORAGE_LABELS: Record<IndexStorage, string> = {
+  f32: 'f32: 32-bit floats, exact vectors',
+  f16: 'f16: 16-bit floats, half the memory',
+  i8: 'i8: 8-bit integers, a quarter of the memory',
+};
+
 const atLeast = (n: number) => int().min(n, `must be at least ${n}`);
 
 export const ProcessingSettings = z
@@ -57,6 +70,8 @@ export const ProcessingSettings = z
     max_concurrent_scrapes: atLeast(1).max(100, 'must be at most 100'),
     /** Share of the vector score in hybrid search (the keyword score has the rest). */
     search_vector_weight: ratio(),
+    /** A change rebuilds the index from the stored vectors (a rebuild_index job). */
+    index_storage: IndexStorage,
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -87,6 +102,7 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
   smart_segmentation: true,
   max_concurrent_scrapes: 10,
   search_vector_weight: 0.4,
+  index_storage: 'f32',
 };
 
 export const METRICS_REFRESH_MIN_MS = 1000;

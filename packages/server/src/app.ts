@@ -148,6 +148,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     embedder: engine,
     log,
     bus,
+    storage: () => settings.get('processing').index_storage,
   });
   const backups = new BackupService({
     db,
@@ -238,6 +239,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     health,
     bus,
     log,
+  });
+  bus.on('settings.updated', ({ section }) => {
+    if (section === 'processing') maintenance.queueStorageChange();
   });
 
   health.register('database', () => {

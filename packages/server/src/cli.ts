@@ -48,6 +48,7 @@ function openData(config: Config) {
     embedder: engine,
     log,
     bus,
+    storage: () => settings.get('processing').index_storage,
   });
   const backups = new BackupService({
     db,

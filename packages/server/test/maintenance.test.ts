@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
@@ -87,6 +89,51 @@ describe('maintenance actions', () => {
       body: { query: 'Calvin cycle sugars' },
     });
     expect(search.body.results.length).toBeGreaterThan(0);
+  });
+
+  it('moves the index to the storage the settings ask for, in one rebuild job', async () => {
+    const n = s.adam.services.index.size;
+    const created: { job_id: number; type: string }[] = [];
+    const off = s.adam.bus.on('job_created', (e) => created.push(e));
+    const put = (settings: Record<string, unknown>) =>
+      s.api('/api/v1/admin/settings/processing', { method: 'PUT', key, body: { settings } });
+
+    const bad = await put({ index_storage: 'i4' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail).toContain('index_storage');
+    expect(created).toHaveLength(0);
+
+    expect((await put({ index_storage: 'i8' })).status).toBe(200);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.type).toBe('rebuild_index');
+    const job = await s.adam.services.jobs.waitForEnd(created[0]!.job_id, 60_000);
+    expect(job.status).toBe('completed');
+    expect(job.metadata).toMatchObject({ action: 'change_storage', storage: 'i8' });
+
+    const stats = (await s.api('/api/v1/admin/index/stats', { key })).body;
+    expect(stats).toMatchObject({ storage: 'i8', total_vectors: n });
+    expect(stats.index_type).toContain('i8');
+    expect(stats.accuracy).toBeGreaterThan(0.8);
+    const manifest = JSON.parse(
+      fs.readFileSync(path.join(s.dataDir, 'index', 'manifest.json'), 'utf8'),
+    );
+    expect(manifest).toMatchObject({ quantization: 'i8', count: n });
+    const search = await s.api('/api/v1/snippets/search', {
+      method: 'POST',
+      key,
+      body: { query: 'Calvin cycle sugars', mode: 'vector' },
+    });
+    expect(search.body.results.length).toBeGreaterThan(0);
+
+    // Saving the section again with the same storage queues nothing.
+    expect((await put({ search_vector_weight: 0.5 })).status).toBe(200);
+    expect(created).toHaveLength(1);
+    expect((await put({ index_storage: 'f32' })).status).toBe(200);
+    expect(created).toHaveLength(2);
+    await s.adam.services.jobs.waitForEnd(created[1]!.job_id, 60_000);
+    expect((await s.api('/api/v1/admin/index/stats', { key })).body.storage).toBe('f32');
+    expect(s.adam.services.index.size).toBe(n);
+    off();
   });
 
   it('clears completed jobs older than 7 days and resets stuck jobs', async () => {

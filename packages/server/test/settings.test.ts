@@ -38,7 +38,7 @@ describe('settings', () => {
       // Ours, not the spec's: the tuned hybrid-search weight (bench/relevance.bench.ts).
       search_vector_weight: 0.4,
     });
-    expect(Object.keys(r.body.processing)).toHaveLength(16);
+    expect(Object.keys(r.body.processing)).toHaveLength(17);
     expect(r.body.resources).toEqual({ metrics_refresh_ms: 5000 });
     expect(r.body.general.auto_backup).toBe(true);
     expect((await get('processing')).body).toEqual(r.body.processing);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexStats } from '@adam/contracts';
+import type { IndexStats, IndexStorage } from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';
 import { KeySet } from '../vector/key-set.js';
 import { exactNeighboursOffThread, recallAgainst } from '../vector/recall.js';
-import { HNSW, type Quantization, type VectorHit } from '../vector/vector-index.js';
+import { HNSW, type VectorHit } from '../vector/vector-index.js';
 
 const CACHE_SIZE = 256;
 const LATENCY_WINDOW = 500;
@@ -67,12 +67,12 @@ export class IndexService {
     sample: number;
     at: number;
     size: number;
-    storage: Quantization;
+    storage: IndexStorage;
   } | null = null;
   private measuring: Promise<{ value: number; sample: number } | null> | null = null;
   private state: { last_optimized: string | null };
   private readonly stateFile: string;
-  private readonly quantization: Quantization;
+  private quantization: IndexStorage;
   /** Resolves when the saved index is loaded (or found unusable and the rebuild queued). */
   ready: Promise<void>;
 
@@ -83,11 +83,14 @@ export class IndexService {
       embedder: Embedder;
       log: Logger;
       bus: EventBus;
-      /** The vectors' storage in the index; a change rebuilds it. Default f32. */
-      quantization?: Quantization;
+      /**
+       * The storage the settings ask for (default f32). The index opens with it; a later
+       * change takes effect at the next rebuild(), which the settings change queues.
+       */
+      storage?: () => IndexStorage;
     },
   ) {
-    this.quantization = deps.quantization ?? 'f32';
+    this.quantization = this.wantedStorage;
     this.stateFile = path.join(deps.dir, 'state.json');
     this.state = readState(this.stateFile);
     this.index = this.openIndex();
@@ -116,6 +119,15 @@ export class IndexService {
 
   get dimension(): number {
     return this.index.dimension;
+  }
+
+  /** How the open index stores its vectors. */
+  get storage(): IndexStorage {
+    return this.quantization;
+  }
+
+  get wantedStorage(): IndexStorage {
+    return this.deps.storage?.() ?? 'f32';
   }
 
   get size(): number {
@@ -376,12 +388,21 @@ export class IndexService {
 
   /** Re-opens the index from its directory (after a restore swapped its files in). */
   async reload(): Promise<void> {
+    await this.reopen(this.quantization);
+  }
+
+  /**
+   * Re-opens the index with `storage`: when it differs from the saved one, the opened index is
+   * empty and every row pending (whenOpened).
+   */
+  private async reopen(storage: IndexStorage): Promise<void> {
     // What the replaced index had not saved yet is dropped, not saved over the new files.
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     this.unmarked = [];
     await this.saving.catch(() => undefined);
     const old = this.index;
+    this.quantization = storage;
     this.index = this.openIndex();
     this.state = readState(this.stateFile);
     this.cache.clear();
@@ -400,8 +421,16 @@ export class IndexService {
     reembed: boolean;
     onProgress?: (done: number, total: number) => void;
     shouldStop?: () => boolean;
-  }): Promise<{ total: number; indexed: number; reembedded: number }> {
+  }): Promise<{ total: number; indexed: number; reembedded: number; storage: IndexStorage }> {
     await this.ready;
+    const storage = this.wantedStorage;
+    if (storage !== this.quantization) {
+      this.deps.log.info(
+        { component: 'index' },
+        `Index storage changes from ${this.quantization} to ${storage}: rebuilding`,
+      );
+      await this.reopen(storage);
+    }
     const total = this.clearAll();
     let indexed = 0;
     let reembedded = 0;
@@ -416,7 +445,7 @@ export class IndexService {
       opts.onProgress?.(indexed, Math.max(total, indexed));
     }
     await this.flush();
-    return { total, indexed, reembedded };
+    return { total, indexed, reembedded, storage };
   }
 
   markOptimized(): void {

@@ -87,6 +87,11 @@ export class JobService {
     return this.get(id);
   }
 
+  /** Jobs of `type` waiting to run. */
+  pendingOfType(type: string): Job[] {
+    return this.deps.jobs.listByStatusAndType(['pending'], [type]).map(toJob);
+  }
+
   get(id: number): Job {
     const row = this.deps.jobs.findById(id);
     if (!row) throw new NotFound('job', id);

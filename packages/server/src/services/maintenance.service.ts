@@ -32,6 +32,32 @@ export class MaintenanceService {
     },
   ) {}
 
+  /**
+   * When the settings ask for another index storage, queues the rebuild that moves the index to
+   * it, unless one is already waiting (it reads the setting when it starts). Null when there is
+   * nothing to do.
+   */
+  queueStorageChange(): MaintenanceResult | null {
+    const { index, jobs, log } = this.deps;
+    const storage = index.wantedStorage;
+    if (storage === index.storage || jobs.pendingOfType('rebuild_index').length > 0) return null;
+    const job = jobs.create({
+      type: 'rebuild_index',
+      priority: 'high',
+      input: { reembed: false, optimize: false },
+      metadata: { action: 'change_storage', storage },
+    });
+    const message = `Rebuilding the index with ${storage} storage as job ${job.id}`;
+    log.info({ component: 'index' }, message);
+    return {
+      action: 'rebuild_index',
+      status: 'queued',
+      message,
+      job_id: job.id,
+      counts: { vectors: index.size },
+    };
+  }
+
   async execute(req: Parsed | MaintenanceRequest): Promise<MaintenanceResult> {
     const result = await this.run(req);
     const { action, message, job_id } = result;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { IndexStorage } from '@adam/contracts';
 import usearch from 'usearch';
 import { fsyncDir, fsyncFile, writeFileAtomic } from './atomic-file.js';
 import { KeySet } from './key-set.js';
@@ -23,8 +24,7 @@ interface Manifest {
   quantization?: Quantization;
 }
 
-export const QUANTIZATIONS = ['f32', 'f16', 'i8'] as const;
-export type Quantization = (typeof QUANTIZATIONS)[number];
+export type Quantization = IndexStorage;
 const SCALAR = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 } as const;
 
 /**

@@ -32,7 +32,7 @@ describe('Index Statistics', () => {
   });
 
   it('shows every figure of the stats answer', async () => {
-    mockFetch({ ...loggedIn(), 'GET /admin/index/stats': json(indexStats()) });
+    mockFetch({ ...loggedIn(), 'GET /admin/index/stats': json(indexStats({ storage: 'i8' })) });
     renderApp('/dashboard/index/stats');
     expect(await screen.findByText('2.50 MB')).toBeInTheDocument();
     for (const text of [
@@ -41,7 +41,8 @@ describe('Index Statistics', () => {
       'builtin-hash-384',
       '1.25 ms',
       '50.0%',
-      '98.0% (50 sampled queries)',
+      'i8: 8-bit integers, a quarter of the memory',
+      '98.0% (50 sampled queries, i8)',
     ]) {
       expect(screen.getAllByText(text).length).toBeGreaterThan(0);
     }

@@ -24,7 +24,7 @@ import {
   IconSearch,
   IconServer,
 } from '@tabler/icons-react';
-import { THEMES, type IndexStats } from '@adam/contracts';
+import { INDEX_STORAGE_LABELS, THEMES, type IndexStats } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState } from '../../components/QueryState';
 import { RatioBar } from '../../components/RatioBar';
@@ -113,6 +113,7 @@ function StatsBody({ stats }: { stats: IndexStats }) {
             rows={[
               ['Index type', stats.index_type],
               ['Dimension', formatNumber(stats.dimension)],
+              ['Vector storage', INDEX_STORAGE_LABELS[stats.storage]],
               ['Embedder', stats.embedder],
               [
                 'Trained',
@@ -131,7 +132,7 @@ function StatsBody({ stats }: { stats: IndexStats }) {
                 'Recall@10 vs exact search',
                 stats.accuracy === null
                   ? '-'
-                  : `${formatPercent(stats.accuracy * 100)} (${formatNumber(stats.accuracy_sample)} sampled queries)`,
+                  : `${formatPercent(stats.accuracy * 100)} (${formatNumber(stats.accuracy_sample)} sampled queries, ${stats.storage})`,
               ],
             ]}
           />

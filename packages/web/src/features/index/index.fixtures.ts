@@ -15,6 +15,7 @@ export function indexStats(over: Partial<IndexStats> = {}): IndexStats {
     cache_stats: { hit_rate: 0.5, hits: 21, misses: 21, size: 12 },
     accuracy: 0.98,
     accuracy_sample: 50,
+    storage: 'f32',
     embedder: 'builtin-hash-384',
     ...over,
   };

@@ -23,7 +23,7 @@ describe('Processing Settings', () => {
     expect(dimension).toHaveAttribute('readonly');
   });
 
-  it('sends all sixteen fields under settings and shows the saved values', async () => {
+  it('sends all seventeen fields under settings and shows the saved values', async () => {
     const { callsTo } = mockFetch({
       ...loggedIn(),
       'GET /admin/settings/processing': json(stored),
@@ -41,15 +41,18 @@ describe('Processing Settings', () => {
     const weight = screen.getByLabelText('Hybrid Vector Weight');
     await u.clear(weight);
     await u.type(weight, '0.6');
+    await u.click(screen.getByRole('combobox', { name: 'Index Storage' }));
+    await u.click(screen.getByRole('option', { name: 'i8: 8-bit integers, a quarter of the memory' }));
     await u.click(screen.getByRole('button', { name: 'Apply Processing Settings' }));
 
     expect(await screen.findByText('Processing settings saved')).toBeInTheDocument();
     const [put] = callsTo('PUT', '/admin/settings/processing');
     const { settings } = put?.body as { settings: Record<string, unknown> };
     expect(Object.keys(settings).sort()).toEqual(Object.keys(ProcessingSettings.shape).sort());
-    expect(Object.keys(settings)).toHaveLength(16);
+    expect(Object.keys(settings)).toHaveLength(17);
     expect(settings.embedding_batch_size).toBe(64);
     expect(settings.search_vector_weight).toBe(0.6);
+    expect(settings.index_storage).toBe('i8');
     expect(ProcessingSettings.safeParse(settings).success).toBe(true);
     await waitFor(() => expect(screen.getByLabelText('Segmenter Model')).toHaveValue('builtin-v2'));
   });

@@ -16,6 +16,9 @@ import { IconDeviceFloppy } from '@tabler/icons-react';
 import {
   EMBEDDING_DIMENSION,
   EMBEDDING_MODELS,
+  INDEX_STORAGE_LABELS,
+  INDEX_STORAGES,
+  type IndexStorage,
   PROCESSING_BOUNDS,
   type ProcessingSettings,
 } from '@adam/contracts';
@@ -68,9 +71,10 @@ const FIELD_ORDER: (keyof ProcessingSettings)[] = [
   'smart_segmentation',
   'max_concurrent_scrapes',
   'search_vector_weight',
+  'index_storage',
 ];
 
-/** The sixteen fields as sent: numbers as numbers, an emptied number input as null. */
+/** The seventeen fields as sent: numbers as numbers, an emptied number input as null. */
 function toPayload(form: ProcessingForm): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) {
@@ -224,6 +228,17 @@ export function ProcessingSettingsScreen() {
               value={form.search_vector_weight}
               onChange={(v) => set('search_vector_weight', v)}
               error={errors.search_vector_weight}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 5 }}>
+            <Select
+              label="Index Storage"
+              description="How the vector index holds each vector. A change rebuilds the index in a background job; its recall shows on the index statistics."
+              data={INDEX_STORAGES.map((value) => ({ value, label: INDEX_STORAGE_LABELS[value] }))}
+              value={form.index_storage}
+              onChange={(v) => v && set('index_storage', v as IndexStorage)}
+              error={errors.index_storage}
+              allowDeselect={false}
             />
           </Grid.Col>
         </Grid>
