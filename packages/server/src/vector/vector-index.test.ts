@@ -92,6 +92,39 @@ describe('VectorIndex', () => {
     expect(again.index.has(1)).toBe(true);
   });
 
+  it('maps the saved index for searches and loads it at the first change', () => {
+    const dir = tmp();
+    const first = VectorIndex.open(dir, dim).index;
+    first.add(Array.from({ length: 100 }, (_, i) => ({ key: i + 1, vector: vec(i + 1) })));
+    first.save();
+    const { index } = VectorIndex.open(dir, dim);
+    expect(index.search(vec(42), 1)[0]!.key).toBe(42);
+    // A change to the mapped (read-only) index: loaded first, then changed, old keys kept.
+    index.add([{ key: 500, vector: vec(500) }]);
+    expect(index.remove([3])).toEqual([3]);
+    expect(index.size).toBe(100);
+    expect(index.search(vec(500), 1)[0]!.key).toBe(500);
+    expect(index.search(vec(42), 1)[0]!.key).toBe(42);
+    expect(index.search(vec(3), 1)[0]!.key).not.toBe(3);
+    index.save();
+    const again = VectorIndex.open(dir, dim).index;
+    expect(again.size).toBe(100);
+    expect(again.has(3)).toBe(false);
+    expect(again.search(vec(500), 1)[0]!.key).toBe(500);
+  });
+
+  it('asks for a rebuild when the saved index file is cut short', () => {
+    const dir = tmp();
+    const { index } = VectorIndex.open(dir, dim);
+    index.add(Array.from({ length: 100 }, (_, i) => ({ key: i + 1, vector: vec(i + 1) })));
+    index.save();
+    const file = path.join(dir, 'index-1.usearch');
+    fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+    const cut = VectorIndex.open(dir, dim);
+    expect(cut.reset).toMatch(/unreadable/);
+    expect(cut.index.size).toBe(0);
+  });
+
   it('refuses a vector of the wrong dimension', () => {
     const { index } = VectorIndex.open(tmp(), dim);
     expect(() => index.add([{ key: 1, vector: new Float32Array(3) }])).toThrow(/3 dimensions/);

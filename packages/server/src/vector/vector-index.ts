@@ -55,6 +55,11 @@ export class VectorIndex {
   private keySet = new KeySet();
   private generation = 0;
   private dirty = false;
+  /**
+   * The saved generation is memory-mapped (usearch view: searchable in a fraction of a second
+   * at 1M, where a load reads the whole file); the first change loads it into memory.
+   */
+  private viewing = false;
   lastSavedAt: string | null = null;
   readonly quantization: Quantization;
 
@@ -115,7 +120,10 @@ export class VectorIndex {
       if (q !== vi.quantization) {
         return { index: vi, reset: `storage changed from ${q} to ${vi.quantization}` };
       }
-      if (m.count > 0) vi.index.load(vi.file('usearch', m.generation));
+      if (m.count > 0) {
+        vi.index.view(vi.file('usearch', m.generation));
+        vi.viewing = true;
+      }
       if (vi.index.size() !== m.count) {
         throw new Error(`index holds ${vi.index.size()} vectors, manifest says ${m.count}`);
       }
@@ -189,6 +197,7 @@ export class VectorIndex {
         f,
       );
     }
+    this.writable();
     const replaced: bigint[] = [];
     for (const k of keys) if (this.keySet.has(k)) replaced.push(BigInt(k));
     if (replaced.length) this.index.remove(replaced);
@@ -207,6 +216,7 @@ export class VectorIndex {
   remove(keys: readonly number[]): number[] {
     const present = keys.filter((k) => this.keySet.has(k));
     if (present.length === 0) return [];
+    this.writable();
     this.index.remove(present.map((k) => BigInt(k)));
     for (const k of present) this.keySet.delete(k);
     this.dirty = true;
@@ -239,8 +249,18 @@ export class VectorIndex {
     return searchFiltered((v, want) => this.searchRaw(v, want), this.size, vector, k, filter);
   }
 
+  /** A viewed index is read-only: the first change loads the viewed file into memory. */
+  private writable(): void {
+    if (!this.viewing) return;
+    const loaded = this.create();
+    loaded.load(this.file('usearch', this.generation));
+    this.index = loaded;
+    this.viewing = false;
+  }
+
   /** Empties the index (a rebuild follows). */
   clear(): void {
+    this.viewing = false;
     this.index = this.create();
     this.keySet.clear();
     this.dirty = true;
