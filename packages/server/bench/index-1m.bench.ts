@@ -24,6 +24,8 @@ import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
+import { ftsMatch } from '../src/services/hybrid-search.js';
+import { SnippetRepository } from '../src/store/snippet.repository.js';
 import { HNSW, VectorIndex } from '../src/vector/vector-index.js';
 import {
   BENCH_MODEL_ROOT,
@@ -34,9 +36,24 @@ import {
   rng,
   seconds,
   sharedModel,
+  summarize,
   table,
 } from './common.js';
 import { ensureMillion } from './data-1m.js';
+
+/** `n` short queries: the first 3–8 words of a sentence of fixture pages from `firstPage` on. */
+function searchQueries(firstPage: number, n: number): string[] {
+  const rand = rng(7);
+  const out: string[] = [];
+  for (let page = firstPage; out.length < n; page++) {
+    const { sentences } = pageSentences(page);
+    const s = sentences[Math.floor(rand() * sentences.length)];
+    if (!s) continue;
+    const words = s.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+    out.push(words.slice(0, 3 + Math.floor(rand() * 6)).join(' '));
+  }
+  return out;
+}
 
 type Matches = InstanceType<typeof usearch.Matches>;
 type BatchMatches = InstanceType<typeof usearch.BatchMatches>;
@@ -46,6 +63,8 @@ const K = 10;
 const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
 const EXACT_TIMED = 10;
+const SEARCH_QUERIES = 300;
+const SEARCH_WARMUP = 30;
 const EXPANSIONS = [64, 96, 128, 160, 192, 256];
 
 header('index-1m: the vector index at 1M × 384');
@@ -99,6 +118,72 @@ console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
   t = performance.now();
   const worst = await lateness(adam.services.index.flush());
   const saveMs = performance.now() - t;
+
+  // 3. Search over HTTP in each mode, on short queries none of the rows was cut from.
+  const addr2 = adam.app.server.address();
+  if (!addr2 || typeof addr2 === 'string') throw new Error('no address');
+  const base = `http://127.0.0.1:${addr2.port}/api/v1`;
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'admin' }),
+  });
+  const { api_key: apiKey } = (await login.json()) as { api_key: string };
+  const questions = searchQueries(data.lastPage + 5_000, SEARCH_QUERIES + SEARCH_WARMUP);
+  const searchOnce = async (query: string, mode: string) => {
+    const r = await fetch(`${base}/snippets/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+      body: JSON.stringify({ query, k: 10, mode }),
+    });
+    if (r.status !== 200) throw new Error(`search: ${r.status} ${await r.text()}`);
+    return (await r.json()) as { results: unknown[] };
+  };
+  const searchRows: (string | number)[][] = [];
+  const repo = new SnippetRepository(adam.db);
+  for (const mode of ['hybrid', 'vector', 'keyword']) {
+    // Each mode its own queries: the index's query cache never answers.
+    const offset = mode === 'hybrid' ? 0 : mode === 'vector' ? 1 : 2;
+    const mine = questions.filter((_, i) => i % 3 === offset);
+    for (const q of mine.slice(0, SEARCH_WARMUP / 3)) await searchOnce(q, mode);
+    const samples: number[] = [];
+    let found = 0;
+    for (const q of mine.slice(SEARCH_WARMUP / 3)) {
+      const t0 = performance.now();
+      found += (await searchOnce(q, mode)).results.length;
+      samples.push(performance.now() - t0);
+    }
+    const http = summarize(samples);
+    searchRows.push([
+      `POST /snippets/search, mode ${mode}`,
+      fixed(http.p50, 1),
+      fixed(http.p95, 1),
+      fixed(found / samples.length, 1),
+    ]);
+  }
+  // References, in process: the index's search alone (embedded query, one thread) and the
+  // keyword side's FTS5 query alone (bm25 top 50 of the OR of the words).
+  {
+    const refQueries = questions.slice(0, SEARCH_QUERIES);
+    const vecs = await adam.services.engine.embed(refQueries);
+    const idx: number[] = [];
+    for (const [i, v] of vecs.entries()) {
+      const t0 = performance.now();
+      await adam.services.index.search(v, 10, `bench-reference-${i}`);
+      idx.push(performance.now() - t0);
+    }
+    const fts: number[] = [];
+    for (const q of refQueries) {
+      const match = ftsMatch(q, 'any');
+      const t0 = performance.now();
+      if (match) repo.keywordSearch(match, 50, {});
+      fts.push(performance.now() - t0);
+    }
+    const a = summarize(idx);
+    const b = summarize(fts);
+    searchRows.push(['reference: index search alone (query embedded)', fixed(a.p50, 1), fixed(a.p95, 1), '10.0']);
+    searchRows.push(['reference: FTS5 bm25 top 50 alone (SQL)', fixed(b.p50, 1), fixed(b.p95, 1), '']);
+  }
   await adam.app.close();
 
   console.log(`\nstart-up at ${data.rows.toLocaleString('en')} snippets (real app, saved index):`);
@@ -118,6 +203,10 @@ console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
       ],
     ],
   );
+  console.log(
+    `\nsearch at ${data.rows.toLocaleString('en')} snippets: ${SEARCH_QUERIES / 3} queries per mode of 3–8 words (the start of a sentence of an unseen fixture page), k=10, one at a time:`,
+  );
+  table(['call', 'p50 ms', 'p95 ms', 'results per query'], searchRows);
   console.log(
     `\nsave of the ${data.rows.toLocaleString('en')}-vector index (on the index's thread):`,
   );

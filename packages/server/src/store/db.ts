@@ -5,6 +5,21 @@ import { migrations, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
 
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/**
+ * The statement for `sql`, prepared once per database. Preparing an INSERT on snippets compiles
+ * its triggers (FTS, counts, analytics): more than running it. Only for SQL every caller runs in
+ * the same mode: pluck() and raw() change the statement for all its later users.
+ */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let byText = statements.get(db);
+  if (!byText) statements.set(db, (byText = new Map()));
+  let stmt = byText.get(sql);
+  if (!stmt) byText.set(sql, (stmt = db.prepare(sql)));
+  return stmt;
+}
+
 /** Opens (creating when missing) the SQLite store in WAL mode and applies pending migrations. */
 export function openDatabase(dataDir: string, list: Migration[] = migrations): Db {
   fs.mkdirSync(dataDir, { recursive: true });

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 export interface JobRow {
   id: number;
@@ -68,7 +68,7 @@ export class JobRepository {
   }
 
   findById(id: number): JobRow | undefined {
-    return this.db.prepare('SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
+    return prepared(this.db, 'SELECT * FROM jobs WHERE id = ?').get(id) as JobRow | undefined;
   }
 
   list(statuses: readonly string[] | null, limit: number): { rows: JobRow[]; total: number } {
@@ -137,9 +137,11 @@ export class JobRepository {
       ? ` AND status IN (${whileStatus.map((s) => `'${s}'`).join(',')})`
       : '';
     return (
-      this.db
-        .prepare(`UPDATE jobs SET ${sets} WHERE id = @id${guard}`)
-        .run({ ...fields, id, updated_at: new Date().toISOString() }).changes === 1
+      prepared(this.db, `UPDATE jobs SET ${sets} WHERE id = @id${guard}`).run({
+        ...fields,
+        id,
+        updated_at: new Date().toISOString(),
+      }).changes === 1
     );
   }
 

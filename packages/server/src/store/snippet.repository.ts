@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 export interface SnippetRow {
   id: number;
@@ -100,18 +100,19 @@ export class SnippetRepository {
    */
   insertMany(rows: NewSnippet[]): (number | null)[] {
     const clock = new Date().toISOString();
-    const newest = this.db
-      .prepare('SELECT created_at FROM snippets ORDER BY id DESC LIMIT 1')
+    const newest = prepared(this.db, 'SELECT created_at FROM snippets ORDER BY id DESC LIMIT 1')
       .pluck()
       .get() as string | undefined;
     const now = newest && newest > clock ? newest : clock;
-    const stmt = this.db.prepare(
+    const stmt = prepared(
+      this.db,
       `INSERT OR IGNORE INTO snippets (text, text_hash, theme, quality_score, language, word_count, size_bytes,
          source_title, source_url, job_id, metadata, index_pending, created_at, updated_at)
        VALUES (@text, @text_hash, @theme, @quality_score, @language, @word_count, @size_bytes,
          @source_title, @source_url, @job_id, @metadata, 1, @now, @now)`,
     );
-    const vector = this.db.prepare(
+    const vector = prepared(
+      this.db,
       'INSERT INTO snippet_embeddings (snippet_id, embedding, embedder_id) VALUES (?, ?, ?)',
     );
     return this.db.transaction((rs: NewSnippet[]) =>

@@ -1,4 +1,4 @@
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 export interface SourceRow {
   id: number;
@@ -29,9 +29,9 @@ export class SourceRepository {
     error: string | null;
   }): void {
     const now = new Date().toISOString();
-    this.db
-      .prepare(
-        `INSERT INTO sources (url, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
+    prepared(
+      this.db,
+      `INSERT INTO sources (url, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
          VALUES (@url, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
          ON CONFLICT(url) DO UPDATE SET
            title = COALESCE(excluded.title, sources.title),
@@ -39,8 +39,7 @@ export class SourceRepository {
            segments_count = sources.segments_count + excluded.segments_count,
            last_job_id = excluded.last_job_id, last_status = excluded.last_status,
            last_error = excluded.last_error, updated_at = excluded.updated_at`,
-      )
-      .run({ ...r, now });
+    ).run({ ...r, now });
   }
 
   list(
