@@ -343,6 +343,8 @@ describe('index calls', () => {
     const r = await get('/snippets/index-inspection');
     expect(r.status).toBe(200);
     expect(r.body.total_vectors).toBe(r.body.total_snippets);
+    expect(r.body.total_snippets).toBe((await get('/snippets')).body.total);
+    expect(r.body.index_type).toBe((await get('/admin/index/stats')).body.index_type);
     expect(r.body.pending).toBe(0);
     expect(r.body.index_file_bytes).toBeGreaterThan(0);
     expect(r.body.sample[0].in_index).toBe(true);

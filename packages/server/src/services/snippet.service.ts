@@ -390,15 +390,15 @@ export class SnippetService {
   }
 
   inspection(): IndexInspection {
-    const state = this.deps.snippets.indexState();
+    const counts = this.deps.snippets.indexCounts();
     const latest = this.deps.snippets.listPage({}, 'created_at', 'desc', 20, 0).rows;
     return {
-      index_type: 'HNSW (usearch, cosine, M=16)',
+      index_type: this.deps.index.indexType,
       dimension: this.deps.index.dimension,
       embedder: this.deps.embedder.id,
       total_vectors: this.deps.index.size,
-      total_snippets: state.length,
-      pending: state.filter((r) => r.index_pending === 1).length,
+      total_snippets: counts.total,
+      pending: counts.pending,
       index_file_bytes: this.deps.index.diskBytes(),
       last_saved_at: this.deps.index.lastSavedAt,
       sample: latest.map((r) => ({

@@ -467,6 +467,11 @@ export class SnippetRepository {
     return null;
   }
 
+  /** All rows and the rows waiting for the index, from the trigger-kept counts (no scan). */
+  indexCounts(): { total: number; pending: number } {
+    return { total: this.statsCount(), pending: this.facetCount('pending') };
+  }
+
   /** Rows of a theme (or all), from migration 5's aggregates. */
   private statsCount(theme?: string): number {
     return this.db

@@ -32,7 +32,7 @@ const SCALAR = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 } a
  * exact search 0.85 at connectivity 16 / expansion_search 64; see the bench's table for how
  * these reach ≥ 0.95 while keeping ≥ 2,000 single-thread queries/s.
  */
-export const HNSW = { connectivity: 16, expansion_add: 128, expansion_search: 64 };
+export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 128 };
 /** Names the build settings; a bench's saved index is rebuilt when this changes. */
 export const INDEX_FORMAT = `M${HNSW.connectivity}-add${HNSW.expansion_add}`;
 
