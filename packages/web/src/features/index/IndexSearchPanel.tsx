@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import {
-  Alert,
   Badge,
   Button,
   Group,
@@ -12,14 +11,14 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import {
   INDEX_SEARCH_K,
   MAX_SEARCH_K,
   type SearchMode,
   type SnippetSearchResponse,
 } from '@adam/contracts';
-import { EmptyState } from '../../components/QueryState';
+import { EmptyState, ErrorState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
 import { FoundBy, SEARCH_MODE_LABELS, SearchModeControl } from '../../components/SearchMode';
 import { formatNumber } from '../../lib/format';
@@ -143,14 +142,7 @@ export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: numb
       </form>
 
       {search.isError ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          title={INDEX_MESSAGES.searchFailed}
-        >
-          {search.error.message}
-        </Alert>
+        <ErrorState title={INDEX_MESSAGES.searchFailed} message={search.error.message} />
       ) : null}
 
       {search.data ? (

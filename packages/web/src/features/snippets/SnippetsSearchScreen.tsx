@@ -1,7 +1,6 @@
 /** Snippets search (snippets-search, spec 002 §2, §7): similarity search over the index. */
 import { useState } from 'react';
 import {
-  Alert,
   Anchor,
   Badge,
   Button,
@@ -14,7 +13,7 @@ import {
   TextInput,
   UnstyledButton,
 } from '@mantine/core';
-import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import {
   MAX_SEARCH_K,
   SNIPPET_SEARCH_K,
@@ -26,7 +25,7 @@ import {
 import { PageHeader } from '../../components/PageHeader';
 import { FoundBy, SEARCH_MODE_LABELS, SearchModeControl } from '../../components/SearchMode';
 import { QualityBadge } from '../../components/QualityBadge';
-import { EmptyState } from '../../components/QueryState';
+import { EmptyState, ErrorState } from '../../components/QueryState';
 import { formatNumber } from '../../lib/format';
 import { SNIPPET_MESSAGES } from './messages';
 import { SnippetDetailsModal } from './SnippetDetailsModal';
@@ -200,14 +199,7 @@ export function SnippetsSearchScreen() {
       </Paper>
 
       {search.isError ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
-          title={SNIPPET_MESSAGES.searchFailed}
-        >
-          {search.error.message}
-        </Alert>
+        <ErrorState title={SNIPPET_MESSAGES.searchFailed} message={search.error.message} />
       ) : null}
 
       {answer ? (
