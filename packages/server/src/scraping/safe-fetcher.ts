@@ -1,6 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import http from 'node:http';
+import { Agent, request as undiciRequest } from 'undici';
 import {
   addressRange,
   allowedPortsFor,
@@ -124,11 +125,13 @@ export class SafeFetcher {
           accept: init.accept ?? DEFAULT_ACCEPT,
           'user-agent': this.userAgent,
         };
-        let res: Awaited<ReturnType<typeof undiciFetch>>;
+        // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
+        // WHATWG streams or Headers), and it never follows redirects itself.
+        let res: UndiciResponse;
         try {
-          res = await undiciFetch(current.href, {
+          res = await undiciRequest(current.href, {
             dispatcher: agent,
-            redirect: 'manual',
+            method: 'GET',
             signal: controller.signal,
             headers,
           });
@@ -137,15 +140,16 @@ export class SafeFetcher {
           throw networkError(err, current.href);
         }
 
-        if (REDIRECT_STATUSES.has(res.status)) {
-          await res.body?.cancel().catch(() => undefined);
-          const location = res.headers.get('location');
+        const status = res.statusCode;
+        if (REDIRECT_STATUSES.has(status)) {
+          await res.body.dump().catch(() => undefined);
+          const location = header(res.headers, 'location');
           if (!location) {
             throw new FetchError(
               'http_status',
-              `${current.href} answered HTTP ${res.status} (a redirect) without a Location header`,
+              `${current.href} answered HTTP ${status} (a redirect) without a Location header`,
               current.href,
-              res.status,
+              status,
             );
           }
           let next: URL;
@@ -177,25 +181,28 @@ export class SafeFetcher {
           continue;
         }
 
-        if (res.status < 200 || res.status > 299) {
-          await res.body?.cancel().catch(() => undefined);
-          const text = res.statusText ? ` ${res.statusText}` : '';
+        if (status < 200 || status > 299) {
+          await res.body.dump().catch(() => undefined);
+          const reason = http.STATUS_CODES[status];
           throw new FetchError(
             'http_status',
-            `${current.href} answered HTTP ${res.status}${text}`,
+            `${current.href} answered HTTP ${status}${reason ? ` ${reason}` : ''}`,
             current.href,
-            res.status,
+            status,
           );
         }
 
         const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
         const responseHeaders: Record<string, string> = {};
-        res.headers.forEach((value, key) => (responseHeaders[key] = value));
+        for (const [key, value] of Object.entries(res.headers)) {
+          if (value !== undefined)
+            responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
+        }
         return {
           url: current.href,
-          status: res.status,
+          status,
           headers: responseHeaders,
-          contentType: res.headers.get('content-type') ?? '',
+          contentType: header(res.headers, 'content-type') ?? '',
           body,
           redirects,
         };
@@ -289,38 +296,34 @@ export class SafeFetcher {
   }
 
   private async readBody(
-    res: Awaited<ReturnType<typeof undiciFetch>>,
+    res: UndiciResponse,
     url: string,
     timedOut: () => boolean,
     timeoutError: () => FetchError,
   ): Promise<Buffer> {
-    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const declared = Number(header(res.headers, 'content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > this.maxBytes) {
-      await res.body?.cancel().catch(() => undefined);
+      res.body.destroy();
       throw new FetchError(
         'too_large',
         `${url} is too large: it declares ${declared} bytes, over the ${formatBytes(this.maxBytes)} limit`,
         url,
       );
     }
-    if (!res.body) return Buffer.alloc(0);
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
+    const chunks: Buffer[] = [];
     let total = 0;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        total += chunk.byteLength;
         if (total > this.maxBytes) {
-          await reader.cancel().catch(() => undefined);
+          res.body.destroy();
           throw new FetchError(
             'too_large',
             `${url} is too large: stopped reading past the ${formatBytes(this.maxBytes)} limit`,
             url,
           );
         }
-        chunks.push(value);
+        chunks.push(chunk);
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
@@ -329,6 +332,13 @@ export class SafeFetcher {
     }
     return Buffer.concat(chunks);
   }
+}
+
+type UndiciResponse = Awaited<ReturnType<typeof undiciRequest>>;
+
+function header(headers: http.IncomingHttpHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }
 
 /** Parses and checks the scheme; the WHATWG parser turns 2130706433 or 0x7f.1 into 127.0.0.1. */
