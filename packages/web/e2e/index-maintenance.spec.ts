@@ -112,6 +112,35 @@ test("index search finds 'honey' with its similarity", async ({ page, request })
   await shot(page, 'index-search-data');
 });
 
+test('index storage: choosing f16 in the settings rebuilds the index, the stats show it', async ({
+  page,
+  request,
+}) => {
+  await ensureArticle(request);
+  const before = await call<{ total_vectors: number }>(request, 'GET', '/admin/index/stats');
+  await login(page);
+  await page.goto('/dashboard/settings/processing');
+  await page.getByRole('combobox', { name: 'Index Storage' }).click();
+  await page.getByRole('option', { name: 'f16: 16-bit floats, half the memory' }).click();
+  await page.getByRole('button', { name: 'Apply Processing Settings' }).click();
+  await expect(page.getByText('Processing settings saved')).toBeVisible();
+
+  await expect
+    .poll(
+      async () => (await call<{ storage: string }>(request, 'GET', '/admin/index/stats')).storage,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe('f16');
+  await page.goto('/dashboard/index/stats');
+  await expect(page.getByText('f16: 16-bit floats, half the memory')).toBeVisible();
+  const vectors = page.getByText('Total Vectors').locator('..');
+  await expect(vectors).toContainText(before.total_vectors.toLocaleString('en-US'));
+  await expect(page.getByText(/sampled queries, f16\)/)).toBeVisible();
+  await shot(page, 'index-stats-f16');
+});
+
 test('a maintenance action: low-quality cleanup asks first, then shows its result', async ({
   page,
 }) => {
