@@ -41,7 +41,7 @@ const ROWS = Number(process.argv[2]) || 200_000;
 const K = 10;
 const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
-const EXPANSIONS = [64, 96, 128, 192];
+const EXPANSIONS = [64, 128, 192];
 const STORAGES: IndexStorage[] = ['f32', 'f16', 'i8'];
 const SCALAR = {
   f32: usearch.ScalarKind.F32,

@@ -288,6 +288,11 @@ describe('SnippetRepository.listPage by relevance', () => {
       const worst = full.listPage({ ...f, match: any }, 'relevance', 'asc', 1, 0);
       const bm25 = (id: number) => full.keywordScores(any, [id]).get(id)!;
       expect(bm25(worst.rows[0]!.id)).toBe(bm25(all.at(-1)!));
+      // Only the rows asked for, even one (SQLite turns a one-element IN into a rowid =).
+      expect([...full.keywordScores(any, [all[0]!]).keys()]).toEqual([all[0]]);
+      expect([...full.keywordScores(any, all.slice(0, 3)).keys()].sort()).toEqual(
+        all.slice(0, 3).sort(),
+      );
       expect(page1.total).toBe(all.length);
     }
     const noText = full.listPage({ theme: 'science' }, 'relevance', 'desc', 5, 0);

@@ -621,7 +621,9 @@ export class SnippetRepository {
           `SELECT rowid AS id, bm25(snippets_fts) AS bm25 FROM snippets_fts
            WHERE snippets_fts MATCH ? AND rowid IN (${chunk.map(() => '?').join(',')})`,
         )
-        .all(match, ...chunk) as { id: number; bm25: number }[];
+        // As integers: FTS5 ignores a rowid constraint bound as a JS number (a REAL) and
+        // answers every match, which a one-element IN (rewritten to `=`) would hit.
+        .all(match, ...chunk.map(BigInt)) as { id: number; bm25: number }[];
       for (const r of rows) out.set(r.id, r.bm25);
     }
     return out;
