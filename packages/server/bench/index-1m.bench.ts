@@ -51,7 +51,10 @@ function searchQueries(firstPage: number, n: number): string[] {
     const { sentences } = pageSentences(page);
     const s = sentences[Math.floor(rand() * sentences.length)];
     if (!s) continue;
-    const words = s.replace(/[^\p{L}\p{N}\s'-]/gu, ' ').split(/\s+/).filter(Boolean);
+    const words = s
+      .replace(/[^\p{L}\p{N}\s'-]/gu, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
     out.push(words.slice(0, 3 + Math.floor(rand() * 6)).join(' '));
   }
   return out;
@@ -183,8 +186,18 @@ console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
     }
     const a = summarize(idx);
     const b = summarize(fts);
-    searchRows.push(['reference: index search alone (query embedded)', fixed(a.p50, 1), fixed(a.p95, 1), '10.0']);
-    searchRows.push(['reference: FTS5 bm25 top 50 alone (SQL)', fixed(b.p50, 1), fixed(b.p95, 1), '']);
+    searchRows.push([
+      'reference: index search alone (query embedded)',
+      fixed(a.p50, 1),
+      fixed(a.p95, 1),
+      '10.0',
+    ]);
+    searchRows.push([
+      'reference: FTS5 bm25 top 50 alone (SQL)',
+      fixed(b.p50, 1),
+      fixed(b.p95, 1),
+      '',
+    ]);
   }
   await adam.app.close();
 
@@ -304,7 +317,14 @@ console.log(
   `\nHNSW f32, recall@${K} vs exact on ${RECALL_QUERIES} queries; queries/s on one thread over ${QUERIES}:`,
 );
 table(
-  ['settings', 'recall@10', 'queries/s', 'queries per CPU s', 'exact scan queries/s', 'open (view) ms'],
+  [
+    'settings',
+    'recall@10',
+    'queries/s',
+    'queries per CPU s',
+    'exact scan queries/s',
+    'open (view) ms',
+  ],
   rows,
 );
 console.log(`files: ${(fs.statSync(indexFile).size / 1024 ** 2).toFixed(0)} MiB index`);

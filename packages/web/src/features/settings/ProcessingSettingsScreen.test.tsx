@@ -42,7 +42,9 @@ describe('Processing Settings', () => {
     await u.clear(weight);
     await u.type(weight, '0.6');
     await u.click(screen.getByRole('combobox', { name: 'Index Storage' }));
-    await u.click(screen.getByRole('option', { name: 'i8: 8-bit integers, a quarter of the memory' }));
+    await u.click(
+      screen.getByRole('option', { name: 'i8: 8-bit integers, a quarter of the memory' }),
+    );
     await u.click(screen.getByRole('button', { name: 'Apply Processing Settings' }));
 
     expect(await screen.findByText('Processing settings saved')).toBeInTheDocument();
