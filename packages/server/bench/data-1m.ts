@@ -29,7 +29,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { THEMES } from '@adam/contracts';
+import { DEFAULT_PROCESSING_SETTINGS, THEMES } from '@adam/contracts';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
 import { textHash } from '../src/services/ingestion.service.js';
@@ -51,7 +51,8 @@ export const MILLION = 1_000_000;
 /** Bump when the rows or their vectors change: the whole directory is rebuilt. */
 const ROWS_VERSION = 1;
 /** The saved index's format and build settings: a change rebuilds the index stage only. */
-const INDEX_VERSION = `1/${INDEX_FORMAT}`;
+const INDEX_STORAGE = DEFAULT_PROCESSING_SETTINGS.index_storage;
+const INDEX_VERSION = `1/${INDEX_FORMAT}/${INDEX_STORAGE}`;
 const CHUNK = 10_000;
 const EMBED_BATCH = 500;
 const DIMENSION = 384;
@@ -252,8 +253,10 @@ function buildIndex(dir: string, rows: number): void {
   const indexDir = path.join(dir, 'index');
   fs.rmSync(indexDir, { recursive: true, force: true });
   const vectors = readVectors(path.join(dir, 'vectors.f32'), rows);
-  log(`building the index of ${rows.toLocaleString('en')} vectors (${INDEX_FORMAT})`);
-  const { index } = VectorIndex.open(indexDir, DIMENSION);
+  log(
+    `building the index of ${rows.toLocaleString('en')} vectors (${INDEX_FORMAT}, ${INDEX_STORAGE})`,
+  );
+  const { index } = VectorIndex.open(indexDir, DIMENSION, { quantization: INDEX_STORAGE });
   const step = 50_000;
   for (let i = 0; i < rows; i += step) {
     const n = Math.min(step, rows - i);

@@ -278,12 +278,18 @@ console.log(
 
 const saved = VectorIndex.readSaved(data.indexDir)!;
 const indexFile = path.join(data.indexDir, `index-${saved.manifest.generation}.usearch`);
+const storage = saved.manifest.quantization ?? 'f32';
+const SCALAR = {
+  f32: usearch.ScalarKind.F32,
+  f16: usearch.ScalarKind.F16,
+  i8: usearch.ScalarKind.I8,
+} as const;
 const rows: (string | number)[][] = [];
 for (const ef of EXPANSIONS) {
   const index = new usearch.Index({
     dimensions: dim,
     metric: usearch.MetricKind.Cos,
-    quantization: usearch.ScalarKind.F32,
+    quantization: SCALAR[storage],
     connectivity: HNSW.connectivity,
     expansion_add: HNSW.expansion_add,
     expansion_search: ef,
@@ -314,7 +320,7 @@ for (const ef of EXPANSIONS) {
   ]);
 }
 console.log(
-  `\nHNSW f32, recall@${K} vs exact on ${RECALL_QUERIES} queries; queries/s on one thread over ${QUERIES}:`,
+  `\nHNSW ${storage} (as saved), recall@${K} vs exact on ${RECALL_QUERIES} queries; queries/s on one thread over ${QUERIES}:`,
 );
 table(
   [

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexStats, IndexStorage } from '@adam/contracts';
+import { DEFAULT_PROCESSING_SETTINGS, type IndexStats, type IndexStorage } from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
@@ -84,7 +84,7 @@ export class IndexService {
       log: Logger;
       bus: EventBus;
       /**
-       * The storage the settings ask for (default f32). The index opens with it; a later
+       * The storage the settings ask for (default: the settings' default). The index opens with it; a later
        * change takes effect at the next rebuild(), which the settings change queues.
        */
       storage?: () => IndexStorage;
@@ -127,7 +127,7 @@ export class IndexService {
   }
 
   get wantedStorage(): IndexStorage {
-    return this.deps.storage?.() ?? 'f32';
+    return this.deps.storage?.() ?? DEFAULT_PROCESSING_SETTINGS.index_storage;
   }
 
   get size(): number {
