@@ -112,16 +112,21 @@ test("index search finds 'honey' with its similarity", async ({ page, request })
   await shot(page, 'index-search-data');
 });
 
-test('index storage: choosing f16 in the settings rebuilds the index, the stats show it', async ({
+test('index storage: choosing f32 in the settings rebuilds the index, the stats show it', async ({
   page,
   request,
 }) => {
   await ensureArticle(request);
-  const before = await call<{ total_vectors: number }>(request, 'GET', '/admin/index/stats');
+  const before = await call<{ total_vectors: number; storage: string }>(
+    request,
+    'GET',
+    '/admin/index/stats',
+  );
+  expect(before.storage).toBe('f16'); // the default
   await login(page);
   await page.goto('/dashboard/settings/processing');
   await page.getByRole('combobox', { name: 'Index Storage' }).click();
-  await page.getByRole('option', { name: 'f16: 16-bit floats, half the memory' }).click();
+  await page.getByRole('option', { name: 'f32: 32-bit floats, exact vectors' }).click();
   await page.getByRole('button', { name: 'Apply Processing Settings' }).click();
   await expect(page.getByText('Processing settings saved')).toBeVisible();
 
@@ -132,13 +137,13 @@ test('index storage: choosing f16 in the settings rebuilds the index, the stats 
         timeout: 60_000,
       },
     )
-    .toBe('f16');
+    .toBe('f32');
   await page.goto('/dashboard/index/stats');
-  await expect(page.getByText('f16: 16-bit floats, half the memory')).toBeVisible();
+  await expect(page.getByText('f32: 32-bit floats, exact vectors')).toBeVisible();
   const vectors = page.getByText('Total Vectors').locator('..');
   await expect(vectors).toContainText(before.total_vectors.toLocaleString('en-US'));
-  await expect(page.getByText(/sampled queries, f16\)/)).toBeVisible();
-  await shot(page, 'index-stats-f16');
+  await expect(page.getByText(/sampled queries, f32\)/)).toBeVisible();
+  await shot(page, 'index-stats-storage');
 });
 
 test('a maintenance action: low-quality cleanup asks first, then shows its result', async ({
