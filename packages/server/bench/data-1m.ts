@@ -131,16 +131,24 @@ export async function ensureMillion(
     opts.dir ?? path.join(os.tmpdir(), rows === MILLION ? 'adam-bench-1m' : `adam-bench-${rows}`);
   const markerFile = path.join(dir, 'data-1m.json');
   let marker = readMarker(markerFile);
-  if (!marker || marker.rows_version !== ROWS_VERSION || marker.rows !== rows) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    marker = await buildRows(dir, rows);
-    fs.writeFileSync(markerFile, JSON.stringify(marker, null, 2));
+  const rowsStale = !marker || marker.rows_version !== ROWS_VERSION || marker.rows !== rows;
+  if (rowsStale || marker?.index_version !== INDEX_VERSION) {
+    // A second process would delete what the first one is building: one builder at a time.
+    const release = lockBuild(dir);
+    try {
+      if (rowsStale) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        marker = await buildRows(dir, rows);
+        fs.writeFileSync(markerFile, JSON.stringify(marker, null, 2));
+      }
+      buildIndex(dir, rows);
+      marker = { ...marker!, index_version: INDEX_VERSION };
+      fs.writeFileSync(markerFile, JSON.stringify(marker, null, 2));
+    } finally {
+      release();
+    }
   }
-  if (marker.index_version !== INDEX_VERSION) {
-    buildIndex(dir, rows);
-    marker = { ...marker, index_version: INDEX_VERSION };
-    fs.writeFileSync(markerFile, JSON.stringify(marker, null, 2));
-  }
+  if (!marker) throw new Error(`no data in ${dir}`);
   const vectorsFile = path.join(dir, 'vectors.f32');
   return {
     dir,
@@ -151,6 +159,29 @@ export async function ensureMillion(
     lastPage: marker.last_page,
     readVectors: () => readVectors(vectorsFile, rows),
   };
+}
+
+/** Takes `<dir>.lock` (beside the dir, which the rows stage deletes); throws while a live process holds it. */
+function lockBuild(dir: string): () => void {
+  const lock = `${dir}.lock`;
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const pid = Number(fs.readFileSync(lock, 'utf8'));
+      let alive = false;
+      try {
+        process.kill(pid, 0);
+        alive = pid > 0;
+      } catch {
+        alive = false;
+      }
+      if (alive) throw new Error(`process ${pid} is building ${dir}: wait for it (or stop it)`);
+      fs.rmSync(lock, { force: true }); // left by a process that died
+    }
+  }
 }
 
 function readMarker(file: string): Marker | null {
