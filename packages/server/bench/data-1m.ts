@@ -29,7 +29,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import usearch from 'usearch';
 import { DEFAULT_PROCESSING_SETTINGS, THEMES } from '@adam/contracts';
+import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
 import { textHash } from '../src/services/ingestion.service.js';
@@ -114,6 +116,44 @@ function* snippetRows(pageSeen: { last: number }): Generator<NewSnippet> {
       };
     }
   }
+}
+
+/**
+ * `n` query vectors none of the rows was cut from: one sentence of each fixture page after the
+ * data's last, embedded with the built-in embedder (the same queries in every bench).
+ */
+export async function unseenQueries(data: MillionData, n: number): Promise<Float32Array[]> {
+  await sharedModel();
+  const { embedder } = loadBuiltinEmbedderSync(BENCH_MODEL_ROOT);
+  const texts: string[] = [];
+  const rand = rng(99);
+  for (let page = data.lastPage + 1; texts.length < n; page++) {
+    const { sentences } = pageSentences(page);
+    const s = sentences[Math.floor(rand() * sentences.length)];
+    if (s) texts.push(s);
+  }
+  return embedder.embed(texts);
+}
+
+/** Exact cosine k nearest rows (row numbers from 0) of the first `count` queries, all threads. */
+export function exactNeighbours(
+  vectors: Float32Array,
+  queries: readonly Float32Array[],
+  count: number,
+  dimension: number,
+  k: number,
+): Set<number>[] {
+  const flat = new Float32Array(count * dimension);
+  for (let i = 0; i < count; i++) flat.set(queries[i]!, i * dimension);
+  const exact = usearch.exactSearch(
+    vectors,
+    flat,
+    dimension,
+    k,
+    usearch.MetricKind.Cos,
+    0,
+  ) as InstanceType<typeof usearch.BatchMatches>;
+  return Array.from({ length: count }, (_, i) => new Set(Array.from(exact.get(i).keys, Number)));
 }
 
 const log = (msg: string) => console.log(`[data-1m] ${msg}`);

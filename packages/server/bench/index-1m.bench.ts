@@ -25,23 +25,11 @@ import path from 'node:path';
 import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';
-import { HNSW, VectorIndex } from '../src/vector/vector-index.js';
-import {
-  BENCH_MODEL_ROOT,
-  fixed,
-  footer,
-  header,
-  pageSentences,
-  rng,
-  seconds,
-  sharedModel,
-  summarize,
-  table,
-} from './common.js';
-import { ensureMillion } from './data-1m.js';
+import { HNSW, SCALAR_KIND, VectorIndex } from '../src/vector/vector-index.js';
+import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
+import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 
 /** `n` short queries: the first 3–8 words of a sentence of fixture pages from `firstPage` on. */
 function searchQueries(firstPage: number, n: number): string[] {
@@ -61,7 +49,6 @@ function searchQueries(firstPage: number, n: number): string[] {
 }
 
 type Matches = InstanceType<typeof usearch.Matches>;
-type BatchMatches = InstanceType<typeof usearch.BatchMatches>;
 
 const ROWS = Number(process.argv[2]) || undefined;
 const K = 10;
@@ -237,33 +224,13 @@ console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
 
 // 3. HNSW settings against exact search.
 const vectors = data.readVectors();
-await sharedModel();
-const { embedder } = loadBuiltinEmbedderSync(BENCH_MODEL_ROOT);
-const queryTexts: string[] = [];
-const rand = rng(99);
-for (let page = data.lastPage + 1; queryTexts.length < QUERIES; page++) {
-  const { sentences } = pageSentences(page);
-  const s = sentences[Math.floor(rand() * sentences.length)];
-  if (s) queryTexts.push(s);
-}
-const queryVectors = await embedder.embed(queryTexts);
-const recallFlat = new Float32Array(RECALL_QUERIES * dim);
-for (let i = 0; i < RECALL_QUERIES; i++) recallFlat.set(queryVectors[i]!, i * dim);
-
+const queryVectors = await unseenQueries(data, QUERIES);
 let t = performance.now();
-const exact = usearch.exactSearch(
-  vectors,
-  recallFlat,
-  dim,
-  K,
-  usearch.MetricKind.Cos,
-  0,
-) as BatchMatches;
+// The index's keys are snippet ids: row + 1.
+const truth = exactNeighbours(vectors, queryVectors, RECALL_QUERIES, dim, K).map(
+  (rows) => new Set([...rows].map((row) => row + 1)),
+);
 const exactAllMs = performance.now() - t;
-const truth = Array.from({ length: RECALL_QUERIES }, (_, i) => {
-  const m = exact.get(i);
-  return new Set(Array.from(m.keys, (row) => Number(row) + 1)); // key = row + 1
-});
 t = performance.now();
 for (let i = 0; i < EXACT_TIMED; i++) {
   usearch.exactSearch(vectors, queryVectors[i]!, dim, K, usearch.MetricKind.Cos, 1) as Matches;
@@ -279,17 +246,12 @@ console.log(
 const saved = VectorIndex.readSaved(data.indexDir)!;
 const indexFile = path.join(data.indexDir, `index-${saved.manifest.generation}.usearch`);
 const storage = saved.manifest.quantization ?? 'f32';
-const SCALAR = {
-  f32: usearch.ScalarKind.F32,
-  f16: usearch.ScalarKind.F16,
-  i8: usearch.ScalarKind.I8,
-} as const;
 const rows: (string | number)[][] = [];
 for (const ef of EXPANSIONS) {
   const index = new usearch.Index({
     dimensions: dim,
     metric: usearch.MetricKind.Cos,
-    quantization: SCALAR[storage],
+    quantization: SCALAR_KIND[storage],
     connectivity: HNSW.connectivity,
     expansion_add: HNSW.expansion_add,
     expansion_search: ef,

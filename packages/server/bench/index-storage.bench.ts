@@ -16,26 +16,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import usearch from 'usearch';
 import type { IndexStorage } from '@adam/contracts';
-import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
-import { HNSW } from '../src/vector/vector-index.js';
-import {
-  BENCH_MODEL_ROOT,
-  fixed,
-  footer,
-  header,
-  mib,
-  pageSentences,
-  removeDir,
-  rng,
-  seconds,
-  sharedModel,
-  table,
-  tempDataDir,
-} from './common.js';
-import { ensureMillion } from './data-1m.js';
+import { HNSW, SCALAR_KIND } from '../src/vector/vector-index.js';
+import { fixed, footer, header, mib, removeDir, seconds, table, tempDataDir } from './common.js';
+import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 
 type Matches = InstanceType<typeof usearch.Matches>;
-type BatchMatches = InstanceType<typeof usearch.BatchMatches>;
 
 const ROWS = Number(process.argv[2]) || 200_000;
 const K = 10;
@@ -43,11 +28,6 @@ const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
 const EXPANSIONS = [64, 128, 192];
 const STORAGES: IndexStorage[] = ['f32', 'f16', 'i8'];
-const SCALAR = {
-  f32: usearch.ScalarKind.F32,
-  f16: usearch.ScalarKind.F16,
-  i8: usearch.ScalarKind.I8,
-} as const;
 
 header(`index-storage: f32, f16 and i8 at ${ROWS.toLocaleString('en')} × 384`);
 const benchStarted = performance.now();
@@ -56,30 +36,8 @@ const dim = data.dimension;
 const n = Math.min(ROWS, data.rows);
 const vectors = data.readVectors().subarray(0, n * dim);
 
-await sharedModel();
-const { embedder } = loadBuiltinEmbedderSync(BENCH_MODEL_ROOT);
-const texts: string[] = [];
-const rand = rng(99);
-for (let page = data.lastPage + 1; texts.length < QUERIES; page++) {
-  const { sentences } = pageSentences(page);
-  const s = sentences[Math.floor(rand() * sentences.length)];
-  if (s) texts.push(s);
-}
-const queries = await embedder.embed(texts);
-const recallFlat = new Float32Array(RECALL_QUERIES * dim);
-for (let i = 0; i < RECALL_QUERIES; i++) recallFlat.set(queries[i]!, i * dim);
-const exact = usearch.exactSearch(
-  vectors,
-  recallFlat,
-  dim,
-  K,
-  usearch.MetricKind.Cos,
-  0,
-) as BatchMatches;
-const truth = Array.from(
-  { length: RECALL_QUERIES },
-  (_, i) => new Set(Array.from(exact.get(i).keys, Number)),
-);
+const queries = await unseenQueries(data, QUERIES);
+const truth = exactNeighbours(vectors, queries, RECALL_QUERIES, dim, K);
 let t = performance.now();
 const EXACT_TIMED = 10;
 for (let i = 0; i < EXACT_TIMED; i++) {
@@ -93,7 +51,7 @@ const rows: (string | number)[][] = [];
 const config = (storage: IndexStorage, ef: number) => ({
   dimensions: dim,
   metric: usearch.MetricKind.Cos,
-  quantization: SCALAR[storage],
+  quantization: SCALAR_KIND[storage],
   connectivity: HNSW.connectivity,
   expansion_add: HNSW.expansion_add,
   expansion_search: ef,

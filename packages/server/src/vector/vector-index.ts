@@ -25,7 +25,12 @@ interface Manifest {
 }
 
 export type Quantization = IndexStorage;
-const SCALAR = { f32: ScalarKind.F32, f16: ScalarKind.F16, i8: ScalarKind.I8 } as const;
+/** usearch's scalar kind for each storage. */
+export const SCALAR_KIND = {
+  f32: ScalarKind.F32,
+  f16: ScalarKind.F16,
+  i8: ScalarKind.I8,
+} as const;
 
 /**
  * HNSW settings, tuned at 1M × 384 built-in vectors (bench/index-1m.bench.ts, recall@10 against
@@ -79,7 +84,7 @@ export class VectorIndex {
     return new Index({
       dimensions: this.dimension,
       metric: MetricKind.Cos,
-      quantization: SCALAR[this.quantization],
+      quantization: SCALAR_KIND[this.quantization],
       multi: false,
       connectivity: this.options.connectivity ?? HNSW.connectivity,
       expansion_add: this.options.expansionAdd ?? HNSW.expansion_add,
