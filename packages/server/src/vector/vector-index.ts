@@ -35,10 +35,11 @@ export const SCALAR_KIND = {
 /**
  * HNSW settings, tuned at 1M × 384 built-in vectors (bench/index-1m.bench.ts, recall@10 against
  * exact search, one thread): M=16/add 128 reached 0.78 at ef 64 and 0.91 at ef 256; M=32/add 200
- * reaches 0.88 at ef 64, 0.94 at ef 128 and 0.96 at ef 192 (~370 queries/s on this 2-core VM,
- * ~2 ms a search). The built-in vectors are hard for a graph (their hashed n-gram part spreads
- * neighbours evenly), so recall is bought with expansion. f16 storage measured no faster here
- * and i8 lost recall (bench/index-storage.bench.ts).
+ * reaches 0.87 at ef 64, 0.93 at ef 128 and 0.95 at ef 192 (f16: ~570 queries/s on this 2-core
+ * VM, exact scan 6.3). The built-in vectors are hard for a graph (their hashed n-gram part
+ * spreads neighbours evenly: the 10 nearest lie within 0.03 of cosine), so recall is bought with
+ * expansion. A graph over a 96- or 128-d projection with an exact rerank was measured and kept no
+ * recall for its speed (bench notes of issue 8).
  */
 export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 192 };
 /** Names the build settings; a bench's saved index is rebuilt when this changes. */
