@@ -1,3 +1,4 @@
+import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
 import { DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
 import { datePatterns, entitiesWithin, extractEntities } from './entities.js';
@@ -16,6 +17,21 @@ describe('extractEntities, English', () => {
         { text: '$50,000', label: 'MONEY' },
       ]),
     );
+  });
+
+  it("finds the people and places compromise's whole tagger finds, with its rules cut", () => {
+    // compromise's own tagger in the same thread: both taggers build their rule nets, and
+    // neither may break the other's (the net builder parses rules in place).
+    const full = nlp(EN.history);
+    const people = full.people().out('array') as string[];
+    const places = full.places().out('array') as string[];
+    const e = extractEntities(EN.history, 'en');
+    const clean = (s: string) => s.replace(/[’']s$|[,.;:]$/u, '');
+    for (const p of people) {
+      expect(e).toContainEqual({ text: clean(p), label: 'PERSON' });
+    }
+    for (const p of places) expect(e).toContainEqual({ text: clean(p), label: 'GPE' });
+    expect(extractEntities(EN.history, 'en')).toEqual(e);
   });
 
   it('deduplicates and drops honorifics and trailing punctuation', () => {
