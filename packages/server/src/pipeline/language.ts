@@ -1,4 +1,4 @@
-import { francAll } from 'franc';
+import { trigramRanker } from './trigram-rank.js';
 
 export interface DetectedLanguage {
   /** ISO 639-1 code, or 'und' when the text is too short or undetectable. */
@@ -23,7 +23,8 @@ export const ISO3_TO_ISO1: Readonly<Record<string, string>> = {
 
 // franc knows ~190 languages; left open it calls short English text Scots or Nigerian Pidgin.
 // Restricting it to the languages we map keeps answers stable and meaningful.
-const ONLY = Object.keys(ISO3_TO_ISO1);
+export const DETECTED_LANGUAGES = Object.keys(ISO3_TO_ISO1);
+const rankLanguages = trigramRanker(DETECTED_LANGUAGES);
 
 /** Below this many letters trigram statistics are noise. */
 export const MIN_DETECT_LETTERS = 20;
@@ -73,7 +74,7 @@ function letterWeight(text: string): number {
 }
 
 function rank(text: string): { code: string; lead: number } | undefined {
-  const [best, second] = francAll(text, { only: ONLY, minLength: 1 });
+  const [best, second] = rankLanguages(text);
   const code = best ? ISO3_TO_ISO1[best[0]] : undefined;
   if (!best || !code) return undefined;
   // A script with a single candidate (Cyrillic, kana, Han) has no runner-up: the script decides.
