@@ -13,6 +13,7 @@ import {
 import type { Config } from './config.js';
 import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
+import { registerCrossSiteGuard } from './http/cross-site.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { registerErrorHandler } from './http/errors.js';
@@ -319,6 +320,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(fastifyCookie);
+  registerCrossSiteGuard(app, config.allowedOrigins);
   await app.register(fastifySwagger, {
     openapi: {
       info: {
@@ -360,6 +362,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       health,
       log,
       now: opts.now,
+      allowedOrigins: config.allowedOrigins,
       metricsRefreshMs: () => settings.get('resources').metrics_refresh_ms,
       getStats: liveStats({
         db,

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { normaliseOrigin } from './lib/origin.js';
 
 /** The one place that reads process.env: every setting, validated once at start. */
 const EnvSchema = z.object({
@@ -24,6 +25,13 @@ const EnvSchema = z.object({
     .default(24),
   ADAM_WEB_DIST: z.string().optional(),
   ADAM_WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ADAM_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .refine(
+      (v) => splitList(v).every((o) => normaliseOrigin(o) !== null),
+      'must be a comma-separated list of http(s) origins, e.g. https://console.example.com',
+    ),
 });
 
 export interface Config {
@@ -46,6 +54,11 @@ export interface Config {
   webDist: string | null;
   /** Redis mode: how long a worker's hold on a job lasts without renewal (a dead worker's job moves on after it). */
   workerLockMs: number;
+  /**
+   * Origins besides the server's own whose pages may make changes and open the realtime socket
+   * (a console served from another address); see http/cross-site.ts.
+   */
+  allowedOrigins: string[];
   /** Login throttling: failures allowed per window, per e-mail and per client address. */
   loginThrottle: { windowSeconds: number; perEmail: number; perAddress: number };
 }
@@ -71,9 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.ADAM_WORKERS,
     wikipediaUrl: e.ADAM_WIKIPEDIA_URL,
     modelHubUrl: e.ADAM_MODEL_HUB_URL,
-    fetchAllow: e.ADAM_FETCH_ALLOW.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    fetchAllow: splitList(e.ADAM_FETCH_ALLOW),
+    allowedOrigins: splitList(e.ADAM_ALLOWED_ORIGINS),
     logLevel: e.ADAM_LOG_LEVEL,
     apiKeyTtlSeconds: Math.round(e.ADAM_API_KEY_TTL_HOURS * 3600),
     refreshGraceSeconds: 7 * 24 * 3600,
@@ -81,6 +93,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginThrottle: { windowSeconds: 15 * 60, perEmail: 5, perAddress: 20 },
     workerLockMs: e.ADAM_WORKER_LOCK_MS,
   };
+}
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function defaultWebDist(): string {

@@ -169,11 +169,11 @@ describe('API keys', () => {
     expect((await s.api('/api/v1/auth/refresh', { method: 'POST', key: old })).status).toBe(401);
   });
 
-  it('refreshes through the cookie alone', async () => {
+  it("refreshes through the cookie and the console's header, without the key", async () => {
     const key = await s.login();
     const r = await s.api('/api/v1/auth/refresh', {
       method: 'POST',
-      headers: { cookie: `adam_api_key=${key}` },
+      headers: { cookie: `adam_api_key=${key}`, 'x-requested-with': 'adam-console' },
     });
     expect(r.status).toBe(200);
   });

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without an API key. */
     public?: boolean;
+    /** Public, yet acts on the key it is presented (refresh): guarded like a keyed route. */
+    readsKey?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;

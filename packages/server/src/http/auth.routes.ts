@@ -47,7 +47,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/refresh',
       {
-        config: { public: true },
+        config: { public: true, readsKey: true },
         schema: { tags, response: { 200: RefreshResponse, 401: ErrorBody } },
       },
       async (req, reply) => {

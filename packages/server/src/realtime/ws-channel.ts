@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { RealtimeMetrics } from '@adam/contracts';
 import { presentedKey } from '../http/auth-guard.js';
 import { AppError } from '../lib/errors.js';
+import { foreignOriginDetail, originAllowed, originSet } from '../lib/origin.js';
 import type { Logger } from '../logging.js';
 import type { AuthContext, AuthService } from '../services/auth.service.js';
 import type { HealthService } from '../services/health.service.js';
@@ -101,6 +102,8 @@ export interface RealtimeDeps {
   /** Clock for key expiry (the auth service's). */
   now?: () => number;
   limits?: Partial<ChannelLimits>;
+  /** Origins besides the server's own whose pages may open the socket (ADAM_ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
 }
 
 interface Client {
@@ -481,6 +484,7 @@ export function realtimeChannel(deps: RealtimeDeps, path = '/api/v1/ws') {
   return fp(
     async (app: FastifyInstance) => {
       const hub = new RealtimeHub(deps);
+      const allowedOrigins = originSet(deps.allowedOrigins ?? []);
       await app.register(fastifyWebsocket, {
         options: { maxPayload: 64 * 1024 },
         errorHandler: (err, socket) => {
@@ -496,6 +500,14 @@ export function realtimeChannel(deps: RealtimeDeps, path = '/api/v1/ws') {
         method: 'GET',
         url: path,
         config: { public: true },
+        // Cross-site WebSocket hijacking: a page elsewhere could open the socket with the
+        // console's cookie. Refused here, after the websocket plugin's own hooks, so the refused
+        // upgrade's socket is closed after the 403.
+        onRequest: async (req, reply) => {
+          if (!originAllowed(req.headers, allowedOrigins)) {
+            return reply.status(403).send({ detail: foreignOriginDetail(req.headers.origin) });
+          }
+        },
         schema: {
           tags: ['realtime'],
           summary: 'Realtime channel (WebSocket)',

@@ -3,6 +3,7 @@ import { json, mockFetch, noContent } from '../test/fetchMock';
 import {
   API_KEY_STORAGE_KEY,
   LOGGED_IN_STORAGE_KEY,
+  clearSession,
   getApiKey,
   saveSession,
 } from '../session/storage';
@@ -56,6 +57,21 @@ describe('api client', () => {
     expect(calls[0]?.body).toEqual({ settings: { metrics_refresh_ms: 2000 } });
     expect(calls[0]?.headers['content-type']).toBe('application/json');
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/v1/admin/settings/resources?a=1');
+  });
+
+  it("sends the console's header on every call, with a key or with the cookie alone", async () => {
+    const { calls } = mockFetch({
+      'POST /auth/refresh': json({ api_key: 'key-2', user, expires_at: '2030-01-01T00:00:00Z' }),
+      'GET /auth/me': json(user),
+    });
+    await api.get('/auth/me');
+    clearSession();
+    await api.post('/auth/refresh');
+    expect(calls.map((c) => c.headers['x-requested-with'])).toEqual([
+      'adam-console',
+      'adam-console',
+    ]);
+    expect(calls[1]?.headers['x-api-key']).toBeUndefined();
   });
 
   it('takes the error text from the body detail and returns details and status', async () => {

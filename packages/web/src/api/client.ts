@@ -99,7 +99,12 @@ export function buildUrl(path: string, query?: Record<string, QueryValue>): stri
 }
 
 function headersFor(body: unknown): Record<string, string> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  // The header tells the server the call comes from the console's own code (see the server's
+  // http/cross-site.ts): a change made with the login cookie alone is refused without it.
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Requested-With': 'adam-console',
+  };
   const key = getApiKey();
   if (key) headers['X-API-Key'] = key;
   // No content type without a body: Fastify rejects an empty body declared as JSON.
