@@ -118,6 +118,29 @@ describe('processing URLs', () => {
     ).toBe(422);
     expect((await get('/sources/jobs')).body.total).toBe(0);
   });
+
+  it('refuses a URL carrying credentials, and never repeats them', async () => {
+    await boot();
+    const r = await post('/sources/process', {
+      urls: [
+        'https://ok.example/a',
+        'http://alice:s3cret@intra.example/x',
+        'http://bob@h.example/',
+      ],
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.map((e: { field: string }) => e.field)).toEqual(['urls[1]', 'urls[2]']);
+    expect(r.body.errors[0].message).toBe(
+      "'http://…@intra.example/x' carries a user name or password: remove it, ADAM does not store credentials",
+    );
+    const text = JSON.stringify(r.body);
+    for (const secret of ['alice', 's3cret', 'bob']) expect(text).not.toContain(secret);
+    // Unparseable, with what looks like credentials: still not repeated.
+    const odd = await post('/sources/process', { urls: ['http://carol:pw@[bad/'] });
+    expect(odd.status).toBe(422);
+    expect(JSON.stringify(odd.body)).not.toContain('carol');
+    expect((await get('/sources/jobs')).body.total).toBe(0);
+  });
 });
 
 describe('job control', () => {

@@ -105,6 +105,16 @@ describe('SafeFetcher refuses private targets', () => {
     expect(err.message).toBe("Invalid URL 'not a url': it must be an absolute http(s) URL");
   });
 
+  it('refuses credentials in the URL without repeating them', async () => {
+    const err = await refusal(fetcher.fetch('http://alice:s3cret@example.org/x'));
+    expect(err.code).toBe('invalid_url');
+    expect(err.message).toBe(
+      "Invalid URL 'http://…@example.org/x': credentials in URLs are not supported",
+    );
+    const odd = await refusal(fetcher.fetch('http://alice:s3cret@[bad/'));
+    expect(odd.message).not.toMatch(/alice|s3cret/);
+  });
+
   it('refuses a public-looking name whose DNS answers a loopback address', async () => {
     const dns = fakeDns({ 'news.example': ['127.0.0.1'] });
     const f = new SafeFetcher({ allow: [], lookup: dns });

@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import http from 'node:http';
 import { Agent, request as undiciRequest } from 'undici';
+import { withoutCredentials } from '../lib/url.js';
 import {
   addressRange,
   allowedPortsFor,
@@ -349,7 +350,7 @@ function parseTarget(input: string): URL {
   } catch {
     throw new FetchError(
       'invalid_url',
-      `Invalid URL '${input}': it must be an absolute http(s) URL`,
+      `Invalid URL '${withoutCredentials(input)}': it must be an absolute http(s) URL`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -360,10 +361,11 @@ function parseTarget(input: string): URL {
     );
   }
   if (url.username || url.password) {
+    const shown = withoutCredentials(url.href);
     throw new FetchError(
       'invalid_url',
-      `Invalid URL '${input}': credentials in URLs are not supported`,
-      url.href,
+      `Invalid URL '${shown}': credentials in URLs are not supported`,
+      shown,
     );
   }
   return url;

@@ -1,5 +1,6 @@
 import type { Job, Source } from '@adam/contracts';
 import { NotFound, Unprocessable, type FieldError } from '../lib/errors.js';
+import { withoutCredentials } from '../lib/url.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
@@ -7,7 +8,11 @@ import type { SourceRepository, SourceRow } from '../store/source.repository.js'
 import type { IndexService } from './index.service.js';
 import type { JobService } from './job.service.js';
 
-/** The URLs of an add-sources form: one per line or an array; blanks dropped, duplicates once. */
+/**
+ * The URLs of an add-sources form: one per line or an array; blanks dropped, duplicates once.
+ * A URL with a user name or password is refused: it would be stored in the job and shown in the
+ * console, and ADAM keeps no credentials.
+ */
 export function parseUrls(input: string | string[]): { urls: string[]; errors: FieldError[] } {
   const raw = (Array.isArray(input) ? input : input.split(/\r?\n/)).map((u) => u.trim());
   const urls: string[] = [];
@@ -27,7 +32,14 @@ export function parseUrls(input: string | string[]): { urls: string[]; errors: F
     ) {
       errors.push({
         field: `urls[${i}]`,
-        message: `'${u.slice(0, 200)}' is not a valid http(s) URL`,
+        message: `'${withoutCredentials(u.slice(0, 200))}' is not a valid http(s) URL`,
+      });
+      return;
+    }
+    if (parsed.username || parsed.password) {
+      errors.push({
+        field: `urls[${i}]`,
+        message: `'${withoutCredentials(parsed.href.slice(0, 200))}' carries a user name or password: remove it, ADAM does not store credentials`,
       });
       return;
     }
