@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { registerCrossSiteGuard } from './http/cross-site.js';
+import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { registerErrorHandler } from './http/errors.js';
@@ -307,6 +308,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Our onResponse hook logs each request once, with the api_key query parameter redacted.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -386,7 +389,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.register(fastifyStatic, { root: webDist, serve: false });
     app.get('/*', { schema: { hide: true } }, (req, reply) => {
       if (req.url === '/api' || req.url.startsWith('/api/')) return reply.callNotFound();
-      const rel = decodeURIComponent((req.params as { '*': string })['*'] ?? '');
+      const rel = (req.params as { '*': string })['*'] ?? '';
+      // A NUL cannot name a file (the file system call would throw): no such page.
+      if (rel.includes('\0')) return reply.callNotFound();
       const file = path.join(webDist, rel);
       if (
         rel &&
