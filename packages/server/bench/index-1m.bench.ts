@@ -27,7 +27,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';
-import { HNSW, SCALAR_KIND, VectorIndex } from '../src/vector/vector-index.js';
+import { HNSW, indexConfig, VectorIndex } from '../src/vector/vector-index.js';
 import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
 import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 
@@ -248,15 +248,7 @@ const indexFile = path.join(data.indexDir, `index-${saved.manifest.generation}.u
 const storage = saved.manifest.quantization ?? 'f32';
 const rows: (string | number)[][] = [];
 for (const ef of EXPANSIONS) {
-  const index = new usearch.Index({
-    dimensions: dim,
-    metric: usearch.MetricKind.Cos,
-    quantization: SCALAR_KIND[storage],
-    connectivity: HNSW.connectivity,
-    expansion_add: HNSW.expansion_add,
-    expansion_search: ef,
-    multi: false,
-  });
+  const index = new usearch.Index(indexConfig(dim, storage, { expansionSearch: ef }));
   t = performance.now();
   index.view(indexFile);
   const loadMs = performance.now() - t;

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import usearch from 'usearch';
 import type { IndexStorage } from '@adam/contracts';
-import { HNSW, SCALAR_KIND } from '../src/vector/vector-index.js';
+import { HNSW, indexConfig } from '../src/vector/vector-index.js';
 import { fixed, footer, header, mib, removeDir, seconds, table, tempDataDir } from './common.js';
 import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 
@@ -48,15 +48,8 @@ const exactQps = EXACT_TIMED / ((performance.now() - t) / 1000);
 const dir = tempDataDir('adam-bench-storage-');
 const keys = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
 const rows: (string | number)[][] = [];
-const config = (storage: IndexStorage, ef: number) => ({
-  dimensions: dim,
-  metric: usearch.MetricKind.Cos,
-  quantization: SCALAR_KIND[storage],
-  connectivity: HNSW.connectivity,
-  expansion_add: HNSW.expansion_add,
-  expansion_search: ef,
-  multi: false,
-});
+const config = (storage: IndexStorage, ef: number) =>
+  indexConfig(dim, storage, { expansionSearch: ef });
 for (const storage of STORAGES) {
   const built = new usearch.Index(config(storage, HNSW.expansion_search));
   t = performance.now();

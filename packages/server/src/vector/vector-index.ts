@@ -26,7 +26,7 @@ interface Manifest {
 
 export type Quantization = IndexStorage;
 /** usearch's scalar kind for each storage. */
-export const SCALAR_KIND = {
+const SCALAR_KIND = {
   f32: ScalarKind.F32,
   f16: ScalarKind.F16,
   i8: ScalarKind.I8,
@@ -44,6 +44,23 @@ export const SCALAR_KIND = {
 export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 192 };
 /** Names the build settings; a bench's saved index is rebuilt when this changes. */
 export const INDEX_FORMAT = `M${HNSW.connectivity}-add${HNSW.expansion_add}`;
+
+/** usearch's settings for an index of ours: cosine, one vector a key, HNSW unless overridden. */
+export function indexConfig(
+  dimension: number,
+  quantization: Quantization,
+  options: Omit<IndexOptions, 'quantization'> = {},
+) {
+  return {
+    dimensions: dimension,
+    metric: MetricKind.Cos,
+    quantization: SCALAR_KIND[quantization],
+    multi: false,
+    connectivity: options.connectivity ?? HNSW.connectivity,
+    expansion_add: options.expansionAdd ?? HNSW.expansion_add,
+    expansion_search: options.expansionSearch ?? HNSW.expansion_search,
+  };
+}
 
 export interface IndexOptions {
   quantization?: Quantization;
@@ -82,15 +99,7 @@ export class VectorIndex {
   }
 
   private create(): UIndex {
-    return new Index({
-      dimensions: this.dimension,
-      metric: MetricKind.Cos,
-      quantization: SCALAR_KIND[this.quantization],
-      multi: false,
-      connectivity: this.options.connectivity ?? HNSW.connectivity,
-      expansion_add: this.options.expansionAdd ?? HNSW.expansion_add,
-      expansion_search: this.options.expansionSearch ?? HNSW.expansion_search,
-    });
+    return new Index(indexConfig(this.dimension, this.quantization, this.options));
   }
 
   /** Reads the manifest and keys of the saved generation, without the index itself. */
