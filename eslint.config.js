@@ -2,6 +2,27 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/** Forbids `packages/server/src/<folder>` (tests aside) from importing the given siblings. */
+function serverLayer(folder, forbidden, why) {
+  return [
+    {
+      files: [`packages/server/src/${folder}/**/*.ts`],
+      ignores: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: forbidden.map((f) => ({
+              group: [`../${f}/*`, `../${f}`, `../${f}.js`, `../../${f}/*`, `../../${f}.js`],
+              message: `${why}.`,
+            })),
+          },
+        ],
+      },
+    },
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -54,6 +75,28 @@ export default tseslint.config(
       ],
     },
   },
+  // The server's layers point one way: http → services → store / vector / engine / scraping,
+  // with lib/ below everything. A rule per folder, so a wrong import fails lint, not a review.
+  ...serverLayer(
+    'store',
+    ['services', 'http', 'realtime', 'jobs', 'engine'],
+    'store/ holds SQL and no rules',
+  ),
+  ...serverLayer('services', ['http'], 'services/ hold the rules and no HTTP'),
+  ...serverLayer('realtime', ['http'], 'realtime/ is a core without HTTP routes'),
+  ...serverLayer('jobs', ['http', 'cli'], 'jobs/ never import the HTTP layer or the CLI'),
+  ...serverLayer(
+    'lib',
+    ['services', 'http', 'store', 'realtime', 'jobs', 'vector', 'engine', 'pipeline', 'scraping'],
+    'lib/ sits below every other folder',
+  ),
+  ...['vector', 'pipeline', 'scraping', 'embedding', 'engine'].flatMap((folder) =>
+    serverLayer(
+      folder,
+      ['services', 'http', 'jobs', 'cli'],
+      `${folder}/ is used by services, never the reverse`,
+    ),
+  ),
   {
     files: [
       'packages/server/src/config.ts',

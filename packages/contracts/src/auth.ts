@@ -1,5 +1,15 @@
 import { z } from 'zod';
 
+/** The login cookie that carries the API key for the console (HttpOnly, SameSite=Strict). */
+export const API_KEY_COOKIE = 'adam_api_key';
+/**
+ * The header the console sends on every call, and its value. A page on another origin cannot
+ * add it to a request without a CORS preflight, which the server never grants, so a change
+ * authenticated by the cookie alone must carry it.
+ */
+export const CONSOLE_HEADER = 'X-Requested-With';
+export const CONSOLE_HEADER_VALUE = 'adam-console';
+
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
 

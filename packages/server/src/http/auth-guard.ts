@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { presentedKey } from '../lib/presented-key.js';
 import type { AuthContext, AuthService } from '../services/auth.service.js';
-
-export const API_KEY_COOKIE = 'adam_api_key';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,13 +12,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
-}
-
-/** The key a request presents: the X-API-Key header first, then the login cookie. */
-export function presentedKey(req: FastifyRequest): string | undefined {
-  const header = req.headers['x-api-key'];
-  const fromHeader = Array.isArray(header) ? header[0] : header;
-  return fromHeader?.trim() || req.cookies?.[API_KEY_COOKIE] || undefined;
 }
 
 /** Everything in this scope needs a valid key unless its route says `config: { public: true }`. */

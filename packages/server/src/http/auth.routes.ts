@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  API_KEY_COOKIE,
   ChangePasswordRequest,
   ErrorBody,
   LoginRequest,
@@ -12,8 +13,9 @@ import {
   TwoFactorStatus,
   User,
 } from '@adam/contracts';
+import { presentedKey } from '../lib/presented-key.js';
 import type { AuthService } from '../services/auth.service.js';
-import { API_KEY_COOKIE, presentedKey, requireAuth } from './auth-guard.js';
+import { requireAuth } from './auth-guard.js';
 
 const errors = { 401: ErrorBody, 422: ErrorBody, 429: ErrorBody };
 const tags = ['auth'];

@@ -1,13 +1,6 @@
+import { API_KEY_COOKIE, CONSOLE_HEADER } from '@adam/contracts';
 import type { FastifyInstance } from 'fastify';
 import { foreignOriginDetail, originAllowed, originSet } from '../lib/origin.js';
-import { API_KEY_COOKIE } from './auth-guard.js';
-
-/**
- * The header the console sends on every call. A page on another origin cannot add it to a
- * request without a CORS preflight, which this server never grants, so it proves the request
- * comes from the console's own code.
- */
-export const CONSOLE_HEADER = 'X-Requested-With';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -3,7 +3,7 @@
  * it sends the session key as X-API-Key with cookies, turns failures into `ApiError`, and on a
  * 401 refreshes the session once and retries the call once.
  */
-import type { RefreshResponse } from '@adam/contracts';
+import { CONSOLE_HEADER, CONSOLE_HEADER_VALUE, type RefreshResponse } from '@adam/contracts';
 import { clearSession, getApiKey, setApiKey } from '../session/storage';
 
 export const API_BASE = '/api/v1';
@@ -103,7 +103,7 @@ function headersFor(body: unknown): Record<string, string> {
   // http/cross-site.ts): a change made with the login cookie alone is refused without it.
   const headers: Record<string, string> = {
     Accept: 'application/json',
-    'X-Requested-With': 'adam-console',
+    [CONSOLE_HEADER]: CONSOLE_HEADER_VALUE,
   };
   const key = getApiKey();
   if (key) headers['X-API-Key'] = key;
