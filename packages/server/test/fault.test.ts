@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
 import { linkSharedModel, tempDir } from './helpers.js';
 import { spawnCli } from './redis-helpers.js';
+import { until } from './until.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -18,12 +19,14 @@ async function startProcess(dataDir: string) {
     ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
     ADAM_WORKERS: '1',
   });
-  let port = '';
-  for (let i = 0; i < 400 && !port; i++) {
-    port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())?.[1] ?? '';
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (!port) throw new Error(`server did not start: ${proc.output()}`);
+  const port = await until(
+    () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())?.[1],
+    {
+      timeout: 20_000,
+      interval: 50,
+      what: () => `the server to listen (output: ${proc.output()})`,
+    },
+  );
   const base = `http://127.0.0.1:${port}/api/v1`;
   const login = await fetch(`${base}/auth/login`, {
     method: 'POST',
@@ -57,20 +60,25 @@ describe('a server killed in the middle of a job', () => {
       method: 'POST',
       body: { urls },
     });
-    let job = await server.call(`/sources/jobs/${id}`);
-    for (let i = 0; i < 400 && (job.stats.urls_done ?? 0) < 3; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      job = await server.call(`/sources/jobs/${id}`);
-    }
+    let job = await until(
+      async () => {
+        const j = await server.call(`/sources/jobs/${id}`);
+        return (j.stats.urls_done ?? 0) >= 3 && j;
+      },
+      { what: 'three URLs of the job done' },
+    );
     expect(job.status).toBe('processing');
     server.proc.kill('SIGKILL');
     await server.exited;
 
     server = await startProcess(dataDir);
-    for (let i = 0; i < 600 && !['completed', 'failed'].includes(job.status); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = await server.call(`/sources/jobs/${id}`);
-    }
+    job = await until(
+      async () => {
+        const j = await server.call(`/sources/jobs/${id}`);
+        return ['completed', 'failed'].includes(j.status) && j;
+      },
+      { timeout: 30_000, interval: 50, what: 'the job to end after the restart' },
+    );
     expect(job.status).toBe('completed');
     expect((job.stats.urls_done ?? 0) + (job.stats.urls_failed ?? 0)).toBe(urls.length);
     expect(job.attempts).toBe(2);

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { ServerMessage } from '@adam/contracts';
 import { ARTICLES } from './corpus.js';
 import { startServer, type TestServer } from './helpers.js';
+import { until } from './until.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Msg = Record<string, any>;
@@ -311,9 +312,14 @@ describe('realtime channel', () => {
     await good.type('error');
     good.ws.close();
     await good.closed;
-    await sleep(500); // the log sink writes its batch every 250 ms
-
-    const rows = s.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
+    // The log sink writes its batch every 250 ms: wait for the last line this test causes.
+    const rows = await until(
+      () => {
+        const all = s.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
+        return all.some((m) => m.includes('Realtime connection refused: Invalid API key')) && all;
+      },
+      { what: 'the refused connection in the logs table' },
+    );
     expect(rows.filter((m) => m.includes(secret) || m.includes(key))).toEqual([]);
     // Proof that the URLs were logged at all, redacted.
     expect(rows.some((m) => m.includes('/api/v1/ws?api_key=[REDACTED] 426'))).toBe(true);

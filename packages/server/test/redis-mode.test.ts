@@ -3,6 +3,7 @@ import { ARTICLES } from './corpus.js';
 import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
 import { linkSharedModel, startServer, tempDir, type TestServer } from './helpers.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, spawnCli, startRedis } from './redis-helpers.js';
+import { until } from './until.js';
 
 describe.skipIf(!HAS_REDIS)(
   `Redis mode${HAS_REDIS ? '' : ` (skipped: ${REDIS_SKIP_REASON})`}`,
@@ -128,16 +129,13 @@ describe.skipIf(!HAS_REDIS)(
         .map((n) => page(`/slow?ms=400&n=${n}`))
         .concat(page('/articles/honeybees'));
       const id = (await post('/sources/process', { urls })).body.job_id;
-      for (
-        let i = 0;
-        i < 400 &&
-        (s!.adam.services.jobs.get(id).stats.urls_done ?? 0) +
-          (s!.adam.services.jobs.get(id).stats.urls_failed ?? 0) <
-          2;
-        i++
-      ) {
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await until(
+        () => {
+          const { stats } = s!.adam.services.jobs.get(id);
+          return (stats.urls_done ?? 0) + (stats.urls_failed ?? 0) >= 2;
+        },
+        { timeout: 20_000, what: 'two URLs of the job done by the first worker' },
+      );
       first.kill('SIGKILL');
       const hitsAtKill = site.hits.length;
       const second = spawnCli(['worker'], workerEnv);

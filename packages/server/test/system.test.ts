@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { startServer, tempDir, type TestServer } from './helpers.js';
+import { until } from './until.js';
 
 let s: TestServer | undefined;
 afterEach(async () => {
@@ -120,9 +121,15 @@ describe('API surface', () => {
   it('redacts api_key query parameters from stored log lines', async () => {
     s = await startServer({ env: { ADAM_LOG_LEVEL: 'debug' } });
     await s.api('/api/v1/health?api_key=top-secret-value');
-    await new Promise((r) => setTimeout(r, 400));
-    const messages = s.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
-    expect(messages.some((m) => m.includes('/api/v1/health?api_key=[REDACTED]'))).toBe(true);
+    const stored = () => s!.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
+    // The log sink writes its batch every 250 ms.
+    const messages = await until(
+      () => {
+        const rows = stored();
+        return rows.some((m) => m.includes('/api/v1/health?api_key=[REDACTED]')) && rows;
+      },
+      { what: 'the redacted request line in the logs table' },
+    );
     expect(messages.some((m) => m.includes('top-secret-value'))).toBe(false);
   });
 });
