@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import {
@@ -12,6 +13,12 @@ import {
 
 // Debian's chromium; the e2e specs skip with a message when it is missing outside CI.
 export const CHROMIUM = process.env.ADAM_E2E_CHROMIUM ?? '/usr/bin/chromium';
+// The list reporter marks skipped tests without their reason: say it once.
+if (!fs.existsSync(CHROMIUM) && !process.env.CI && !process.env.TEST_WORKER_INDEX) {
+  console.warn(
+    `End-to-end tests skipped: Chromium not found at ${CHROMIUM}; install it with 'apt-get install chromium'`,
+  );
+}
 const root = path.resolve(import.meta.dirname, '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 // ADAM_E2E_ONLY=snippets,shell starts and runs only those suites.
@@ -27,7 +34,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   // One project per spec file, each against its own server.
   projects: suites.map((suite) => ({
     name: suite,

@@ -5,6 +5,9 @@ import { linkSharedModel, startServer, tempDir, type TestServer } from './helper
 import { HAS_REDIS, REDIS_SKIP_REASON, spawnCli, startRedis } from './redis-helpers.js';
 import { until } from './until.js';
 
+// The default reporter names a skipped file but not why: say it once, on stderr.
+if (!HAS_REDIS) console.warn(`Redis-mode tests skipped: ${REDIS_SKIP_REASON}`);
+
 describe.skipIf(!HAS_REDIS)(
   `Redis mode${HAS_REDIS ? '' : ` (skipped: ${REDIS_SKIP_REASON})`}`,
   () => {

@@ -31,6 +31,15 @@ window.ResizeObserver = ResizeObserverStub as unknown as typeof ResizeObserver;
 window.HTMLElement.prototype.scrollIntoView = () => {};
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => {} });
 
+// jsdom lays nothing out, so Recharts' ResponsiveContainer measures 0 × 0 and warns at every
+// render; in a browser it has its size. Only that warning is dropped: any other one still shows.
+const consoleWarn = console.warn.bind(console);
+console.warn = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && /^The width\(\S*\) and height\(\S*\) of chart/.test(args[0]))
+    return;
+  consoleWarn(...args);
+};
+
 // No real socket in jsdom: the realtime channel talks to a fake tests can drive.
 window.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Job, WorkersStatus } from '@adam/contracts';
@@ -342,6 +342,8 @@ describe('Encyclopedia playground: step 3, save', () => {
         'GET /sources/jobs/7': json({ detail: 'Job 7 not found' }, 404),
       }),
     );
+    // Job load failures go to the console only (spec 002 §8).
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     const u = await openScreen();
     await typeArticle(u, 'Honey bees make honey.');
     await u.click(screen.getByRole('button', { name: 'Save segments' }));
@@ -350,8 +352,9 @@ describe('Encyclopedia playground: step 3, save', () => {
     ).not.toHaveLength(0);
     expect(stepStatus('Save steps', 'worker')).toBe('error');
     expect(stepStatus('Save steps', 'job')).toBe('skipped');
-    // Silent: no generic toast of the 404 detail.
+    // Silent: no generic toast of the 404 detail, only the console line.
     expect(screen.queryByText('Job 7 not found')).toBeNull();
+    expect(consoleError).toHaveBeenCalledWith('Job failed', expect.anything());
   });
 
   it('a failed save toasts the detail with its reason, shows the raw details and retries', async () => {
