@@ -3,8 +3,14 @@ import { z } from 'zod';
 /** Backup ids are UTC timestamps to the millisecond, so they sort by age. */
 export const BACKUP_ID_PATTERN = /^\d{8}-\d{6}-\d{3}$/;
 export const BACKUP_REASONS = ['manual', 'auto'] as const;
-/** Auto backups kept; older ones are deleted, manual ones never. */
+/** Auto backups kept; older ones are deleted after each backup. */
 export const AUTO_BACKUP_RETENTION = 10;
+/**
+ * Manual backups kept, counted apart from the auto ones so a burst of either never deletes the
+ * other. Each is a full copy of the store and the index (gigabytes at 1M snippets), so with the
+ * auto ones the data dir holds at most 20 copies; a backup to keep for good is copied elsewhere.
+ */
+export const MANUAL_BACKUP_RETENTION = 10;
 
 export const BackupReason = z.enum(BACKUP_REASONS);
 export type BackupReason = z.infer<typeof BackupReason>;

@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AUTO_BACKUP_RETENTION, MANUAL_BACKUP_RETENTION } from '@adam/contracts';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BackupService } from '../src/services/backup.service.js';
@@ -342,6 +343,114 @@ describe('backups', () => {
     expect(await allSnippetIds(s, key)).toEqual(ids);
   });
 
+  /**
+   * Damages one of a backup's index files and records the damaged file in the backup's
+   * manifest, as if the backup had been made of an already damaged index. Answers its path.
+   */
+  function damageBackupIndex(
+    s: TestServer,
+    id: string,
+    kind: 'usearch' | 'keys',
+    damage: (b: Buffer) => Buffer,
+  ): string {
+    const dir = path.join(backupsDir(s), id);
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    const f = m.files.find((x: { path: string }) => x.path.endsWith(`.${kind}`));
+    const file = path.join(dir, f.path);
+    fs.writeFileSync(file, damage(fs.readFileSync(file)));
+    f.bytes = fs.statSync(file).size;
+    f.sha256 = sha256(file);
+    fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(m));
+    return f.path as string;
+  }
+
+  it('refuses a backup whose index files are damaged, and the store and index stay as they were', async () => {
+    const { s, key, ids } = await seeded();
+    const [cut, random, flipped] = [
+      await takeBackup(s, key),
+      await takeBackup(s, key),
+      await takeBackup(s, key),
+    ];
+    await s.api(`/api/v1/snippets/${ids[0]}`, { method: 'DELETE', key });
+    const before = (await s.api('/api/v1/snippets?per_page=500', { key })).body;
+    expect(before.snippets).toHaveLength(ids.length - 1);
+    const expectUnchanged = async () => {
+      expect((await s.api('/api/v1/snippets?per_page=500', { key })).body).toEqual(before);
+      expect(s.adam.services.index.size).toBe(ids.length - 1);
+      const search = await s.api('/api/v1/snippets/search', {
+        method: 'POST',
+        key,
+        body: { query: 'SQL query planner and indexes', k: 3 },
+      });
+      expect(search.status).toBe(200);
+      expect(search.body.results.length).toBeGreaterThan(0);
+    };
+    const restore = (id: string) =>
+      s.api(`/api/v1/admin/maintenance/restore/${id}`, { method: 'POST', key });
+
+    // Cut to 64 bytes: usearch's loader aborted the whole process on it.
+    const p1 = damageBackupIndex(s, cut.id, 'usearch', (b) => b.subarray(0, 64));
+    const r1 = await restore(cut.id);
+    expect(r1.status).toBe(422);
+    expect(r1.body.detail).toMatch(
+      new RegExp(`^Backup ${cut.id} is damaged: ${p1} has 64 bytes, the index manifest says \\d+$`),
+    );
+    await expectUnchanged();
+
+    const p2 = damageBackupIndex(s, random.id, 'keys', (b) => randomBytes(b.length));
+    const r2 = await restore(random.id);
+    expect(r2.status).toBe(422);
+    expect(r2.body.detail).toMatch(
+      new RegExp(`^Backup ${random.id} is damaged: ${p2} holds .*, which is not a key$`),
+    );
+    await expectUnchanged();
+
+    // The right size, bytes changed in the middle: the index manifest's checksum tells.
+    const p3 = damageBackupIndex(s, flipped.id, 'usearch', (b) => {
+      const middle = Math.floor(b.length / 2);
+      for (let i = middle; i < middle + 64; i++) b[i]! ^= 0xff;
+      return b;
+    });
+    const r3 = await restore(flipped.id);
+    expect(r3.status).toBe(422);
+    expect(r3.body.detail).toBe(
+      `Backup ${flipped.id} is damaged: ${p3} does not match its sha256 checksum in the index manifest`,
+    );
+    await expectUnchanged();
+  });
+
+  it('leaves the store as it was when the index cannot be installed', async () => {
+    const { s, key, ids } = await seeded();
+    const b = await takeBackup(s, key);
+    await s.api(`/api/v1/snippets/${ids[0]}`, { method: 'DELETE', key });
+    await s.adam.services.index.flush();
+    const before = (await s.api('/api/v1/snippets?per_page=500', { key })).body;
+    const indexDir = path.join(s.dataDir, 'index');
+    const files = fs.readdirSync(indexDir).sort();
+    const manifest = fs.readFileSync(path.join(indexDir, 'manifest.json'), 'utf8');
+
+    // The index's manifest cannot be swapped in, the last step of the store's transaction.
+    const rename = fs.renameSync;
+    const spy = vi.spyOn(fs, 'renameSync').mockImplementation((from, to) => {
+      const putBack = String(from).endsWith('.replaced');
+      if (to === path.join(indexDir, 'manifest.json') && !putBack) throw new Error('disk failure');
+      rename(from, to);
+    });
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    spy.mockRestore();
+    expect(r.status).toBe(500);
+    expect((await s.api('/api/v1/snippets?per_page=500', { key })).body).toEqual(before);
+    expect(fs.readdirSync(indexDir).sort()).toEqual(files);
+    expect(fs.readFileSync(path.join(indexDir, 'manifest.json'), 'utf8')).toBe(manifest);
+    expect(s.adam.services.index.size).toBe(ids.length - 1);
+
+    // Once the disk is back, the same backup restores.
+    const ok = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
+    expect(ok.status).toBe(200);
+    expect(await allSnippetIds(s, key)).toEqual(ids);
+    expect(ok.body.counts.vectors).toBe(ids.length);
+  });
+
   it('answers 409 while another backup or restore runs', async () => {
     const { s, key } = await seeded();
     const b = await takeBackup(s, key);
@@ -441,18 +550,28 @@ describe('backups', () => {
     expect(svc.list()).toHaveLength(count);
   });
 
-  it('keeps the newest 10 auto backups and every manual one', async () => {
+  it('keeps the newest 10 auto and the newest 10 manual backups, each kind apart', async () => {
+    expect([AUTO_BACKUP_RETENTION, MANUAL_BACKUP_RETENTION]).toEqual([10, 10]);
     const { s } = await seeded();
     const svc = fastService(s, 60_000);
-    const manual = await svc.create('manual');
+    const manual = [(await svc.create('manual')).id];
     const autos: string[] = [];
     for (let i = 0; i < 12; i++) autos.push((await svc.create('auto')).id);
-    const list = svc.list();
+    // A burst of auto backups deletes old auto ones only.
+    let list = svc.list();
     expect(list.filter((b) => b.reason === 'auto').map((b) => b.id)).toEqual(
       autos.slice(2).reverse(),
     );
-    expect(list.map((b) => b.id)).toContain(manual.id);
+    expect(list.map((b) => b.id)).toContain(manual[0]);
     expect(fs.existsSync(path.join(backupsDir(s), autos[0]!))).toBe(false);
-    expect(fs.existsSync(path.join(backupsDir(s), manual.id))).toBe(true);
+
+    // And a burst of manual ones, manual ones only.
+    for (let i = 0; i < 11; i++) manual.push((await svc.create('manual')).id);
+    list = svc.list();
+    expect(list.filter((b) => b.reason === 'manual').map((b) => b.id)).toEqual(
+      manual.slice(2).reverse(),
+    );
+    expect(list.filter((b) => b.reason === 'auto')).toHaveLength(10);
+    expect(fs.existsSync(path.join(backupsDir(s), manual[0]!))).toBe(false);
   });
 });

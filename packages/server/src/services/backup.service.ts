@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import {
   AUTO_BACKUP_RETENTION,
   BACKUP_ID_PATTERN,
+  MANUAL_BACKUP_RETENTION,
   BackupManifest,
   SETTINGS_SECTIONS,
   type Backup,
@@ -21,6 +22,7 @@ import type { EventBus } from '../realtime/event-bus.js';
 import { migrate, type Db } from '../store/db.js';
 import { migrations } from '../store/migrations/index.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
+import { prepareInstall, snapshotIndex } from '../vector/index-files.js';
 import type { IndexService } from './index.service.js';
 
 const DB_FILE = 'adam.db';
@@ -70,11 +72,6 @@ export interface BackupServiceDeps {
   busyWith?: () => string | null;
 }
 
-interface IndexManifest {
-  generation: number;
-  count: number;
-}
-
 /**
  * Consistent snapshots of the store and the vector index in `<data>/backups/<id>/`, their
  * listing, verified restore and the auto-backup timer. One backup or restore at a time.
@@ -117,7 +114,7 @@ export class BackupService {
       // names linked in one synchronous step. Rows written while the store is copied below are
       // in the db and not in this index: restore's reconcile indexes them.
       await this.deps.index.saveIfDirty();
-      const vectors = await this.snapshotIndex(tmp);
+      const vectors = await snapshotIndex(this.indexDir, path.join(tmp, INDEX_DIR));
 
       const dbFile = path.join(tmp, DB_FILE);
       await this.deps.db.backup(dbFile);
@@ -161,50 +158,13 @@ export class BackupService {
         `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
       );
       this.deps.bus.emit('backup.created', { id, reason, size_mb: entry.size_mb });
-      if (reason === 'auto') this.prune();
+      this.prune();
       return entry;
     } catch (e) {
       fs.rmSync(tmp, { recursive: true, force: true });
       this.deps.log.error({ component: 'backup', err: e }, `Backup ${id} failed`);
       throw e;
     }
-  }
-
-  /**
-   * Copies the saved index (manifest, the generation it names, state.json) into `<tmp>/index`.
-   * Generation files are hard-linked first, synchronously: a later save writes new files and
-   * deletes these names, but the links keep the data for the copy. Answers the vector count.
-   */
-  private async snapshotIndex(tmp: string): Promise<number> {
-    const dest = path.join(tmp, INDEX_DIR);
-    const staging = path.join(tmp, '.staging');
-    fs.mkdirSync(staging);
-    const manifestBytes = readIfExists(path.join(this.indexDir, MANIFEST));
-    const stateBytes = readIfExists(path.join(this.indexDir, 'state.json'));
-    let vectors = 0;
-    const staged: string[] = [];
-    if (manifestBytes) {
-      const m = JSON.parse(manifestBytes.toString('utf8')) as IndexManifest;
-      vectors = m.count;
-      for (const kind of ['usearch', 'keys']) {
-        const name = `index-${m.generation}.${kind}`;
-        const src = path.join(this.indexDir, name);
-        if (!fs.existsSync(src)) continue; // an empty index has no .usearch file
-        try {
-          fs.linkSync(src, path.join(staging, name));
-        } catch {
-          fs.copyFileSync(src, path.join(staging, name));
-        }
-        staged.push(name);
-      }
-    }
-    for (const name of staged) {
-      await fs.promises.copyFile(path.join(staging, name), path.join(dest, name));
-    }
-    fs.rmSync(staging, { recursive: true, force: true });
-    if (stateBytes) fs.writeFileSync(path.join(dest, 'state.json'), stateBytes);
-    if (manifestBytes) fs.writeFileSync(path.join(dest, MANIFEST), manifestBytes);
-    return vectors;
   }
 
   private newId(): { id: string; at: number } {
@@ -239,17 +199,20 @@ export class BackupService {
     return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 
-  /** Keeps the newest auto backups; manual ones are never deleted. */
+  /** Keeps the newest AUTO_BACKUP_RETENTION auto and MANUAL_BACKUP_RETENTION manual backups. */
   prune(): string[] {
-    const old = this.list()
-      .filter((b) => b.reason === 'auto')
-      .slice(AUTO_BACKUP_RETENTION)
-      .map((b) => b.id);
+    const all = this.list();
+    const old = (['auto', 'manual'] as const).flatMap((reason) =>
+      all
+        .filter((b) => b.reason === reason)
+        .slice(reason === 'auto' ? AUTO_BACKUP_RETENTION : MANUAL_BACKUP_RETENTION)
+        .map((b) => b.id),
+    );
     for (const id of old) fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
     if (old.length) {
       this.deps.log.info(
         { component: 'backup' },
-        `Deleted ${old.length} old auto backup(s): ${old.join(', ')}`,
+        `Deleted ${old.length} old backup(s): ${old.join(', ')}`,
       );
     }
     return old;
@@ -259,9 +222,10 @@ export class BackupService {
 
   /**
    * Verifies the backup and then replaces the data with it. Nothing changes when verification
-   * fails (422 naming the file and the problem). The store is swapped in one transaction, so a
-   * crash leaves either the old data or the restored data; the index follows, and reconcile
-   * makes the two agree.
+   * fails (422 naming the file and the problem): the files' checksums, the store's integrity,
+   * and the index checked as a load would check it. The store and the index are then swapped
+   * as one step: the index's manifest is renamed in as the last statement of the store's
+   * transaction, and put back if the transaction fails.
    */
   async restore(rawId: string): Promise<RestoreResult> {
     const dir = this.backupDir(rawId);
@@ -274,34 +238,31 @@ export class BackupService {
     const manifest = await this.verifyFiles(id, dir);
     const scratch = path.join(this.root, RESTORE_SCRATCH);
     fs.rmSync(scratch, { recursive: true, force: true });
-    fs.mkdirSync(path.join(scratch, INDEX_DIR), { recursive: true });
+    const staged = path.join(scratch, INDEX_DIR);
+    fs.mkdirSync(staged, { recursive: true });
     try {
       const copy = path.join(scratch, DB_FILE);
       await fs.promises.copyFile(path.join(dir, DB_FILE), copy);
       this.prepareCopy(id, copy);
-      const indexFiles = manifest.files
-        .map((f) => f.path)
-        .filter((p) => p.startsWith(`${INDEX_DIR}/`))
-        .map((p) => p.slice(INDEX_DIR.length + 1));
-      for (const name of indexFiles) {
-        await fs.promises.copyFile(
-          path.join(dir, INDEX_DIR, name),
-          path.join(scratch, INDEX_DIR, name),
-        );
+      for (const f of manifest.files) {
+        if (!f.path.startsWith(`${INDEX_DIR}/`)) continue;
+        await fs.promises.copyFile(path.join(dir, f.path), path.join(scratch, f.path));
       }
+      // usearch's loader aborts the process on a damaged file: the copy is proved first.
+      const problem = await this.deps.index.checkFiles(staged);
+      if (problem) throw new Unprocessable(`Backup ${id} is damaged: ${INDEX_DIR}/${problem}`);
 
-      // From here on, synchronous until the index is reloaded: nothing else runs in between.
-      this.swapStore(copy);
-      try {
-        await this.swapIndex(path.join(scratch, INDEX_DIR), indexFiles);
-      } catch (e) {
-        // The store is restored; rebuild the index from its rows rather than keep the old one.
-        this.deps.log.error(
-          { component: 'backup', err: e },
-          `Restoring the index files of backup ${id} failed: rebuilding the index from the store`,
-        );
-        this.deps.index.clearAll();
-      }
+      const install = await this.deps.index.replaceFiles(() => {
+        const prepared = prepareInstall(staged, this.indexDir);
+        try {
+          this.swapStore(copy, () => prepared.commit());
+        } catch (e) {
+          prepared.rollback();
+          throw e;
+        }
+        return prepared;
+      });
+      install.cleanup();
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
@@ -367,8 +328,11 @@ export class BackupService {
     }
   }
 
-  /** Replaces every data table of the live store with the copy's, in one transaction. */
-  private swapStore(copyFile: string): void {
+  /**
+   * Replaces every data table of the live store with the copy's, in one transaction whose last
+   * step is `last`: if it throws, the store is rolled back.
+   */
+  private swapStore(copyFile: string, last: () => void): void {
     const db = this.deps.db;
     // Deleting users would cascade to api_keys; foreign keys are checked by hand below.
     db.pragma('foreign_keys = OFF');
@@ -400,52 +364,13 @@ export class BackupService {
               `Backup is inconsistent: ${broken.length} foreign key violation(s) in ${[...new Set(broken.map((b) => b.table))].join(', ')}`,
             );
           }
+          last();
         }).immediate();
       } finally {
         db.exec('DETACH DATABASE restored');
       }
     } finally {
       db.pragma('foreign_keys = ON');
-    }
-  }
-
-  /**
-   * Moves the backup's index files into the live directory as a new generation, swaps the
-   * manifest (atomic: a crash before it keeps the old index, which reconcile then fixes) and
-   * reloads the index.
-   */
-  private async swapIndex(staged: string, names: string[]): Promise<void> {
-    const manifestBytes = names.includes(MANIFEST)
-      ? fs.readFileSync(path.join(staged, MANIFEST))
-      : null;
-    if (!manifestBytes) {
-      // The backup was taken before anything was indexed: rebuild from the restored rows.
-      this.deps.index.clearAll();
-      return;
-    }
-    fs.mkdirSync(this.indexDir, { recursive: true });
-    const m = JSON.parse(manifestBytes.toString('utf8')) as IndexManifest & Record<string, unknown>;
-    const gen = nextGeneration(this.indexDir);
-    for (const name of names) {
-      const g = /^index-(\d+)\.(usearch|keys)$/.exec(name);
-      if (!g) continue;
-      const dest = path.join(this.indexDir, `index-${gen}.${g[2]}`);
-      moveFile(path.join(staged, name), dest);
-      fsyncFile(dest);
-    }
-    if (names.includes('state.json'))
-      writeFileAtomic(
-        path.join(this.indexDir, 'state.json'),
-        fs.readFileSync(path.join(staged, 'state.json')),
-      );
-    writeFileAtomic(
-      path.join(this.indexDir, MANIFEST),
-      JSON.stringify({ ...m, generation: gen }, null, 2),
-    );
-    await this.deps.index.reload();
-    for (const f of fs.readdirSync(this.indexDir)) {
-      const g = /^index-(\d+)\.(usearch|keys)$/.exec(f);
-      if (g && Number(g[1]) < gen) fs.rmSync(path.join(this.indexDir, f), { force: true });
     }
   }
 
@@ -608,14 +533,6 @@ function isSafeRelative(p: string): boolean {
   );
 }
 
-function readIfExists(file: string): Buffer | null {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return null;
-  }
-}
-
 function safeReaddir(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
@@ -636,37 +553,6 @@ async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
   return h.digest('hex');
-}
-
-function moveFile(src: string, dest: string): void {
-  try {
-    fs.renameSync(src, dest);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
-    // backups/ on another filesystem than the index
-    fs.copyFileSync(src, dest);
-    fs.rmSync(src, { force: true });
-  }
-}
-
-function nextGeneration(dir: string): number {
-  let max = 0;
-  const m = readIfExists(path.join(dir, MANIFEST));
-  if (m) {
-    try {
-      max = Math.max(
-        max,
-        Number((JSON.parse(m.toString('utf8')) as IndexManifest).generation) || 0,
-      );
-    } catch {
-      // unreadable: the file names below still tell the generations in use
-    }
-  }
-  for (const f of safeReaddir(dir)) {
-    const g = /^index-(\d+)\./.exec(f);
-    if (g) max = Math.max(max, Number(g[1]));
-  }
-  return max + 1;
 }
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;

@@ -1,12 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_PROCESSING_SETTINGS, type IndexStats, type IndexStorage } from '@adam/contracts';
+import {
+  DEFAULT_PROCESSING_SETTINGS,
+  type ComponentHealth,
+  type IndexStats,
+  type IndexStorage,
+} from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import { writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';
+import { listDamaged } from '../vector/index-files.js';
 import { KeySet } from '../vector/key-set.js';
 import { exactNeighboursOffThread, recallAgainst } from '../vector/recall.js';
 import { HNSW, type VectorHit } from '../vector/vector-index.js';
@@ -103,18 +109,46 @@ export class IndexService {
     });
   }
 
-  /** An index the worker could not use is emptied and every row queued for re-indexing. */
+  /**
+   * An index the worker could not use is emptied and every row queued for re-indexing (the
+   * start's reconcile, or a restore's, re-adds them from their stored embeddings).
+   */
   private async whenOpened(): Promise<void> {
-    const { reset } = await this.index.ready;
+    const { reset, damaged } = await this.index.ready;
     if (!reset) return;
     this.deps.log.warn(
       { component: 'index' },
-      `Vector index will be rebuilt from the store: ${reset}`,
+      `Vector index will be rebuilt from the store: ${reset}` +
+        (damaged
+          ? ` (the damaged files were moved to ${path.join(this.deps.dir, damaged.dir)})`
+          : ''),
     );
     const n = this.deps.snippets.markAllPending();
     this.changed();
     await this.index.save();
     this.deps.log.info({ component: 'index' }, `${n} snippets queued for re-indexing`);
+  }
+
+  /**
+   * The `index` component of /health: degraded while a damaged saved index lies moved aside,
+   * so the operator learns it was rebuilt; deleting the folder clears it.
+   */
+  health(): ComponentHealth {
+    const damaged = listDamaged(this.deps.dir)[0];
+    return {
+      status: damaged ? 'degraded' : 'healthy',
+      ...(damaged && {
+        error:
+          `The saved index was damaged (${damaged.problem}) and was rebuilt from the store on ${damaged.at}; ` +
+          `the damaged files are in ${path.basename(this.deps.dir)}/${damaged.dir}: delete that folder to clear this warning`,
+      }),
+      details: {
+        total_vectors: this.size,
+        dimension: this.dimension,
+        embedder: this.deps.embedder.id,
+        last_saved_at: this.lastSavedAt,
+      },
+    };
   }
 
   get dimension(): number {
@@ -386,21 +420,42 @@ export class IndexService {
     return n;
   }
 
-  /** Re-opens the index from its directory (after a restore swapped its files in). */
-  async reload(): Promise<void> {
-    await this.reopen(this.quantization);
+  /**
+   * Checks a saved index in another directory (a backup's) as a load would, on the index's
+   * thread: answers the problem, or null when it can be installed.
+   */
+  checkFiles(dir: string): Promise<string | null> {
+    return this.index.check(dir);
+  }
+
+  /**
+   * Replaces the index's files under it (a restore): `swap` runs once no save is in flight, and
+   * nothing reaches the index between it and the re-open that follows. If `swap` throws, the
+   * index stays as it was.
+   */
+  async replaceFiles<T>(swap: () => T): Promise<T> {
+    let swapped!: T;
+    await this.reopen(this.quantization, () => (swapped = swap()));
+    return swapped;
   }
 
   /**
    * Re-opens the index with `storage`: when it differs from the saved one, the opened index is
    * empty and every row pending (whenOpened).
    */
-  private async reopen(storage: IndexStorage): Promise<void> {
+  private async reopen(storage: IndexStorage, swap?: () => void): Promise<void> {
+    // Wait until no save is in flight: one landing after `swap` would overwrite its files.
+    await this.ready.catch(() => undefined);
+    for (let s = this.saving; ; s = this.saving) {
+      await s.catch(() => undefined);
+      if (s === this.saving) break;
+    }
+    // From here to the switch, synchronous: the old index gets no call that would save.
+    swap?.();
     // What the replaced index had not saved yet is dropped, not saved over the new files.
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     this.unmarked = [];
-    await this.saving.catch(() => undefined);
     const old = this.index;
     this.quantization = storage;
     this.index = this.openIndex();

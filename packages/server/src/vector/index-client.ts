@@ -1,8 +1,9 @@
 import type { Piscina } from 'piscina';
 import type { IndexRequest } from './index-worker.js';
+import { savedBytes, type DamagedCopy } from './index-files.js';
 import { KeySet } from './key-set.js';
 import { startPool } from './recall.js';
-import { savedBytes, VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
+import { VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
 
 /**
  * The vector index seen from the server's thread: usearch lives on its own worker thread
@@ -19,12 +20,12 @@ export class IndexClient {
   private last: Promise<unknown> = Promise.resolve();
   lastSavedAt: string | null = null;
   /** Resolves once the worker loaded the saved index (searches sent earlier wait for it). */
-  readonly ready: Promise<{ reset: string | null }>;
+  readonly ready: Promise<{ reset: string | null; damaged: DamagedCopy | null }>;
 
   /**
-   * Reads the saved keys here (a few ms at 1M) and has the worker load the index itself.
-   * `reset` (now, or from `ready` when the worker found the index file damaged) says why the
-   * saved index could not be used: the caller rebuilds from the store.
+   * Reads the saved keys here (a few ms at 1M) and has the worker check and load the index.
+   * `reset` (from `ready`) says why the saved index could not be used, `damaged` where a
+   * damaged one was moved: the caller rebuilds from the store.
    */
   constructor(
     readonly dir: string,
@@ -35,39 +36,38 @@ export class IndexClient {
     this.ready = this.open();
   }
 
-  private async open(): Promise<{ reset: string | null }> {
-    let early: string | null = null;
+  private async open(): Promise<{ reset: string | null; damaged: DamagedCopy | null }> {
     try {
-      const saved = VectorIndex.readSaved(this.dir);
-      if (saved) {
-        const m = saved.manifest;
+      const { manifest: m, keys } = VectorIndex.readSaved(this.dir) ?? {};
+      const storage = this.options.quantization ?? 'f32';
+      if (m && keys && m.dimension === this.dimension && (m.quantization ?? 'f32') === storage) {
         this.generation = m.generation;
-        const q = m.quantization ?? 'f32';
-        if (m.dimension !== this.dimension)
-          early = `dimension changed from ${m.dimension} to ${this.dimension}`;
-        else if (q !== (this.options.quantization ?? 'f32'))
-          early = `storage changed from ${q} to ${this.options.quantization ?? 'f32'}`;
-        else {
-          this.keySet = KeySet.from(saved.keys);
-          this.lastSavedAt = m.saved_at;
-        }
+        this.keySet = KeySet.from(keys);
+        this.lastSavedAt = m.saved_at;
       }
-    } catch (e) {
-      early = `saved index unreadable: ${(e as Error).message}`;
+    } catch {
+      // Damaged: the worker, which checks everything before loading, says so below.
     }
     const opened = (await this.call({
       op: 'open',
       dir: this.dir,
       dimension: this.dimension,
       options: this.options,
-    })) as { reset: string | null; size: number };
-    const reset = early ?? opened.reset;
-    if (reset) {
+    })) as { reset: string | null; damaged: DamagedCopy | null; size: number };
+    if (opened.reset) {
       this.keySet.clear();
       this.lastSavedAt = null;
-      if (!early) await this.call({ op: 'clear' });
     }
-    return { reset };
+    return { reset: opened.reset, damaged: opened.damaged };
+  }
+
+  /**
+   * Checks a saved index's files (another directory: a backup's copy) as a load would, on the
+   * index's thread: answers the problem, or null when usearch can be given them.
+   */
+  async check(dir: string): Promise<string | null> {
+    const r = (await this.call({ op: 'check', dir })) as { problem: string | null };
+    return r.problem;
   }
 
   private call(req: IndexRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {

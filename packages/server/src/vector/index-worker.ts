@@ -3,10 +3,12 @@
  * synchronous native code — a save of 1M vectors takes seconds — so they run here, one message
  * at a time in arrival order, and the server's event loop never waits on them.
  */
+import { checkSaved } from './index-files.js';
 import { VectorIndex, type IndexOptions } from './vector-index.js';
 
 export type IndexRequest =
   | { op: 'open'; dir: string; dimension: number; options: IndexOptions }
+  | { op: 'check'; dir: string }
   | { op: 'add'; keys: Float64Array; flat: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; vector: Float32Array; want: number }
@@ -21,7 +23,15 @@ function handle(req: IndexRequest): unknown {
   if (req.op === 'open') {
     const opened = VectorIndex.open(req.dir, req.dimension, req.options);
     index = opened.index;
-    return { reset: opened.reset, size: index.size };
+    return { reset: opened.reset, damaged: opened.damaged, size: index.size };
+  }
+  if (req.op === 'check') {
+    try {
+      checkSaved(req.dir);
+      return { problem: null };
+    } catch (e) {
+      return { problem: (e as Error).message };
+    }
   }
   if (!index) throw new Error('index not open');
   switch (req.op) {

@@ -4,6 +4,9 @@
  * a noticeable pause to build. It takes (largest key / 8) bytes, so it suits dense ids; keys
  * above 2^32 are refused.
  */
+/** The largest key a KeySet holds. */
+export const MAX_KEY = 0xffffffff;
+
 export class KeySet {
   private bits = new Uint32Array(1024);
   private count = 0;
@@ -32,7 +35,7 @@ export class KeySet {
   }
 
   private static check(key: number): void {
-    if (!Number.isInteger(key) || key < 0 || key > 0xffffffff) {
+    if (!Number.isInteger(key) || key < 0 || key > MAX_KEY) {
       throw new RangeError(`vector key must be an integer in 0..2^32-1, got ${key}`);
     }
   }

@@ -3,6 +3,21 @@ import path from 'node:path';
 import type { IndexStorage } from '@adam/contracts';
 import usearch from 'usearch';
 import { fsyncDir, fsyncFile, writeFileAtomic } from './atomic-file.js';
+import {
+  checkSaved,
+  DamagedIndex,
+  factsOf,
+  INDEX_MANIFEST,
+  indexFileName,
+  moveAside,
+  readIndexManifest,
+  readKeys,
+  removeGenerations,
+  savedBytes,
+  type DamagedCopy,
+  type IndexFileKind,
+  type IndexManifest,
+} from './index-files.js';
 import { KeySet } from './key-set.js';
 
 const { Index, MetricKind, ScalarKind } = usearch;
@@ -12,16 +27,6 @@ export interface VectorHit {
   key: number;
   /** Cosine similarity, 1 = same direction. */
   similarity: number;
-}
-
-interface Manifest {
-  format: 1;
-  generation: number;
-  dimension: number;
-  count: number;
-  saved_at: string;
-  /** Absent in indexes saved before storage was a setting: f32. */
-  quantization?: Quantization;
 }
 
 export type Quantization = IndexStorage;
@@ -102,61 +107,70 @@ export class VectorIndex {
     return new Index(indexConfig(this.dimension, this.quantization, this.options));
   }
 
-  /** Reads the manifest and keys of the saved generation, without the index itself. */
-  static readSaved(dir: string): { manifest: Manifest; keys: Float64Array } | null {
-    const manifestFile = path.join(dir, 'manifest.json');
-    if (!fs.existsSync(manifestFile)) return null;
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-    const keys = readKeys(path.join(dir, `index-${manifest.generation}.keys`));
-    if (keys.length !== manifest.count)
-      throw new Error(`keys file holds ${keys.length}, manifest says ${manifest.count}`);
-    return { manifest, keys };
+  /**
+   * Reads the manifest and keys of the saved generation, without the index itself (the keys
+   * checked, not the usearch file). Throws DamagedIndex.
+   */
+  static readSaved(dir: string): { manifest: IndexManifest; keys: Float64Array } | null {
+    const manifest = readIndexManifest(dir);
+    return manifest && { manifest, keys: readKeys(dir, manifest) };
   }
 
   /**
    * Loads the saved index from `dir`, or starts empty. `reset` says why a saved index could not
    * be used (dimension or storage changed, files missing or damaged): the caller rebuilds from
-   * the store.
+   * the store. A damaged one is moved aside first (`damaged`), so the next start does not
+   * meet it again.
    */
   static open(
     dir: string,
     dimension: number,
     options: IndexOptions = {},
-  ): { index: VectorIndex; reset: string | null } {
+  ): { index: VectorIndex; reset: string | null; damaged: DamagedCopy | null } {
     fs.mkdirSync(dir, { recursive: true });
     const vi = new VectorIndex(dir, dimension, options);
     let generation = 0;
     try {
-      const saved = VectorIndex.readSaved(dir);
-      if (!saved) return { index: vi, reset: null };
-      const m = saved.manifest;
+      const m = readIndexManifest(dir);
+      if (!m) return { index: vi, reset: null, damaged: null };
       vi.generation = generation = m.generation;
-      if (m.dimension !== dimension) {
-        return { index: vi, reset: `dimension changed from ${m.dimension} to ${dimension}` };
-      }
-      const q = m.quantization ?? 'f32';
-      if (q !== vi.quantization) {
-        return { index: vi, reset: `storage changed from ${q} to ${vi.quantization}` };
-      }
+      const changed =
+        m.dimension !== dimension
+          ? `dimension changed from ${m.dimension} to ${dimension}`
+          : (m.quantization ?? 'f32') !== vi.quantization
+            ? `storage changed from ${m.quantization ?? 'f32'} to ${vi.quantization}`
+            : null;
+      if (changed) return { index: vi, reset: changed, damaged: null };
+      // Before usearch sees the file: its loader aborts the process on a damaged one.
+      const saved = checkSaved(dir)!;
       if (m.count > 0) {
         vi.index.view(vi.file('usearch', m.generation));
         vi.viewing = true;
       }
       if (vi.index.size() !== m.count) {
-        throw new Error(`index holds ${vi.index.size()} vectors, manifest says ${m.count}`);
+        throw new DamagedIndex(
+          `usearch holds ${vi.index.size()} vectors, the index manifest says ${m.count}`,
+        );
       }
       vi.keySet = KeySet.from(saved.keys);
       vi.lastSavedAt = m.saved_at;
-      return { index: vi, reset: null };
+      return { index: vi, reset: null, damaged: null };
     } catch (e) {
+      const problem = (e as Error).message;
       const fresh = new VectorIndex(dir, dimension, options);
       fresh.generation = generation;
-      return { index: fresh, reset: `saved index unreadable: ${(e as Error).message}` };
+      let damaged: DamagedCopy | null = null;
+      try {
+        damaged = moveAside(dir, problem);
+      } catch {
+        // Left in place: the next save replaces the manifest and removes the old files.
+      }
+      return { index: fresh, reset: `saved index damaged: ${problem}`, damaged };
     }
   }
 
-  private file(kind: 'usearch' | 'keys', generation: number): string {
-    return path.join(this.dir, `index-${generation}.${kind}`);
+  private file(kind: IndexFileKind, generation: number): string {
+    return path.join(this.dir, indexFileName(generation, kind));
   }
 
   get size(): number {
@@ -288,33 +302,37 @@ export class VectorIndex {
     return this.dirty;
   }
 
-  /** Writes a new generation, then swaps the manifest; old generations are removed after. */
+  /**
+   * Writes a new generation, then swaps the manifest, which records each file's size and
+   * sha256 (checked before the next load); old generations are removed after.
+   */
   save(): { savedAt: string; generation: number } {
     const gen = this.generation + 1;
     const keys = this.keySet.toArray();
+    let usearchFacts;
     if (keys.length > 0) {
       const indexFile = this.file('usearch', gen);
       this.index.save(indexFile);
       fsyncFile(indexFile);
+      usearchFacts = factsOf(indexFile);
     }
-    writeFileAtomic(this.file('keys', gen), new Uint8Array(keys.buffer));
+    const keysFile = this.file('keys', gen);
+    writeFileAtomic(keysFile, new Uint8Array(keys.buffer));
     const savedAt = new Date().toISOString();
-    const manifest: Manifest = {
+    const manifest: IndexManifest = {
       format: 1,
       generation: gen,
       dimension: this.dimension,
       count: keys.length,
       saved_at: savedAt,
       quantization: this.quantization,
+      files: { ...(usearchFacts && { usearch: usearchFacts }), keys: factsOf(keysFile) },
     };
-    writeFileAtomic(path.join(this.dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    writeFileAtomic(path.join(this.dir, INDEX_MANIFEST), JSON.stringify(manifest, null, 2));
     this.generation = gen;
     this.dirty = false;
     this.lastSavedAt = savedAt;
-    for (const f of fs.readdirSync(this.dir)) {
-      const g = /^index-(\d+)\.(usearch|keys)$/.exec(f);
-      if (g && Number(g[1]) !== gen) fs.rmSync(path.join(this.dir, f), { force: true });
-    }
+    removeGenerations(this.dir, gen);
     fsyncDir(this.dir);
     return { savedAt, generation: gen };
   }
@@ -323,17 +341,6 @@ export class VectorIndex {
   diskBytes(): number {
     return savedBytes(this.dir, this.generation);
   }
-}
-
-/** Bytes on disk of one saved generation. */
-export function savedBytes(dir: string, generation: number): number {
-  let total = 0;
-  for (const kind of ['usearch', 'keys'] as const) {
-    total +=
-      fs.statSync(path.join(dir, `index-${generation}.${kind}`), { throwIfNoEntry: false })?.size ??
-      0;
-  }
-  return total;
 }
 
 /**
@@ -361,10 +368,4 @@ function searchFiltered(
     if (want >= size) return hits;
     want = Math.min(size, want * 4);
   }
-}
-
-function readKeys(file: string): Float64Array {
-  const buf = fs.readFileSync(file);
-  if (buf.byteLength % 8 !== 0) throw new Error('keys file is truncated');
-  return new Float64Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }
