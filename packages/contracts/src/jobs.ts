@@ -99,6 +99,17 @@ export const RelaunchResponse = z.object({
   job: Job,
 });
 
+/**
+ * Jobs waiting to run (pending) past which a new one is refused with 429, so that callers who
+ * wait on their job (save-segments with `wait`, up to 120 s) are not queued behind an endless
+ * backlog. Saved articles drain at 35–45 a second per worker (69–88 pages/s on two workers, see
+ * the README), so a full queue of them clears in about 25 s with one worker; a URL job holds up
+ * to 5,000 URLs, and 1,000 of those are days of fetching, far past any useful backlog.
+ */
+export const MAX_QUEUED_JOBS = 1000;
+/** The Retry-After of that refusal: about how long a full queue of articles takes to drain. */
+export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
+
 /** A job's rows are reported stuck when processing with no heartbeat for this long. */
 export const STUCK_AFTER_SECONDS = 120;
 

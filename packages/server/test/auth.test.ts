@@ -1,9 +1,45 @@
+import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
 import { startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
 const login = (body: unknown) => s.api('/api/v1/auth/login', { method: 'POST', body });
+
+interface TimedAnswer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  retryAfter: string | undefined;
+  ms: number;
+}
+
+/** Logs in from another loopback address (all of 127/8 reaches the server), timing the answer. */
+function loginFrom(localAddress: string, body: unknown): Promise<TimedAnswer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${s.url}/api/v1/auth/login`,
+      { method: 'POST', localAddress, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(text),
+            retryAfter: res.headers['retry-after'],
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+const ADMIN = { email: 'admin@example.com', password: 'admin' };
+const WRONG = { email: 'admin@example.com', password: 'wrong' };
 
 beforeEach(async () => {
   s = await startServer();
@@ -79,7 +115,8 @@ describe('login', () => {
     expect(r.body.detail).toMatch(/JSON/);
   });
 
-  it('throttles repeated failures per e-mail with 429 and Retry-After, even for the right password', async () => {
+  // Was "per e-mail": the limit is now per e-mail and address (every request here comes from 127.0.0.1).
+  it('throttles repeated failures per e-mail and address with 429 and Retry-After, even for the right password', async () => {
     for (let i = 0; i < 5; i++) {
       expect((await login({ email: 'admin@example.com', password: `bad${i}` })).status).toBe(401);
     }
@@ -99,6 +136,84 @@ describe('login', () => {
     const r = await login({ email: 'admin@example.com', password: 'admin' });
     expect(r.status).toBe(429);
     expect(r.headers.get('retry-after')).toBeTruthy();
+  });
+
+  it('does not let failures from one address lock the right password out from another', async () => {
+    for (let i = 0; i < 5; i++) expect((await loginFrom('127.0.0.2', WRONG)).status).toBe(401);
+    const attacker = await loginFrom('127.0.0.2', ADMIN);
+    expect(attacker.status).toBe(429);
+    expect(Number(attacker.retryAfter)).toBeGreaterThan(0);
+    expect(attacker.body.detail).toMatch(
+      /^Too many failed login attempts\. Try again in \d+ seconds\.$/,
+    );
+
+    const admin = await loginFrom('127.0.0.3', ADMIN);
+    expect(admin.status).toBe(200);
+    expect(admin.body.api_key).toBeTruthy();
+    // The attacker's address stays throttled after the administrator's login.
+    expect((await loginFrom('127.0.0.2', ADMIN)).status).toBe(429);
+  });
+
+  it('counts attempts sent in parallel from one address against its limit', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        loginFrom('127.0.0.2', { email: 'admin@example.com', password: `bad${i}` }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+  });
+
+  it('delays every attempt on an e-mail failing from many addresses, doubling up to a cap, and still lets the right password in', async () => {
+    await s.close();
+    s = await startServer({
+      config: {
+        loginThrottle: {
+          windowSeconds: 900,
+          perAccountAndAddress: 5,
+          perAddress: 20,
+          accountDelayAfter: 2,
+          accountDelayBaseMs: 400,
+          accountDelayMaxMs: 800,
+        },
+      },
+    });
+    // Two failures from two addresses: no delay yet; then each attempt waits, from any address.
+    await loginFrom('127.0.0.2', WRONG);
+    await loginFrom('127.0.0.3', WRONG);
+    const third = await loginFrom('127.0.0.4', WRONG);
+    expect(third.status).toBe(401);
+    expect(third.ms).toBeGreaterThanOrEqual(400);
+    expect((await loginFrom('127.0.0.5', WRONG)).ms).toBeGreaterThanOrEqual(800);
+    expect((await loginFrom('127.0.0.6', WRONG)).ms).toBeGreaterThanOrEqual(800);
+
+    // An unknown e-mail takes the same path: same answer, same delay.
+    await loginFrom('127.0.0.2', { email: 'nobody@example.com', password: 'x' });
+    await loginFrom('127.0.0.3', { email: 'nobody@example.com', password: 'x' });
+    const unknown = await loginFrom('127.0.0.4', { email: 'nobody@example.com', password: 'x' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual({ detail: 'Invalid credentials' });
+    expect(unknown.ms).toBeGreaterThanOrEqual(400);
+
+    const admin = await loginFrom('127.0.0.7', ADMIN);
+    expect(admin.status).toBe(200);
+    expect(admin.ms).toBeGreaterThanOrEqual(800);
+    // A success forgets the e-mail's failures: the next attempt is not delayed.
+    expect((await loginFrom('127.0.0.7', WRONG)).status).toBe(401);
+
+    // The exact delays, from the log (wall-clock upper bounds would be flaky on a busy machine).
+    await new Promise((r) => setTimeout(r, 400));
+    const delays = (email: string) =>
+      (
+        s.adam.db
+          .prepare("SELECT message FROM logs WHERE component = 'auth' ORDER BY id")
+          .pluck()
+          .all() as string[]
+      )
+        .filter((m) => m.startsWith(`Login for ${email} `))
+        .map((m) => Number(/delayed (\d+) ms/.exec(m)?.[1]));
+    expect(delays('admin@example.com')).toEqual([400, 800, 800, 800]);
+    expect(delays('nobody@example.com')).toEqual([400]);
   });
 
   it('writes login successes and failures to the logs table', async () => {

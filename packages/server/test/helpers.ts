@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type Adam } from '../src/app.js';
+import { buildApp, type Adam, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SHARED_MODEL_ROOT } from './global-setup.js';
 
@@ -59,6 +59,7 @@ export async function startServer(
     dataDir?: string;
     clock?: TestClock;
     config?: Partial<Config>;
+    build?: Omit<BuildOptions, 'now'>;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
@@ -68,7 +69,7 @@ export async function startServer(
     ...opts.config,
   };
   const clock = opts.clock ?? testClock(Date.now());
-  const adam = await buildApp(config, { now: clock.now });
+  const adam = await buildApp(config, { ...opts.build, now: clock.now });
   await adam.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = adam.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');

@@ -13,9 +13,10 @@ afterAll(async () => {
 
 let s: TestServer;
 let key: string;
-async function boot(opts: { workers?: number; dataDir?: string } = {}) {
+async function boot(opts: { workers?: number; dataDir?: string; maxQueuedJobs?: number } = {}) {
   s = await startServer({
     dataDir: opts.dataDir,
+    build: { maxQueuedJobs: opts.maxQueuedJobs },
     env: { ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`, ADAM_WORKERS: String(opts.workers ?? 1) },
   });
   key = await s.login();
@@ -269,6 +270,41 @@ describe('job control', () => {
     expect(
       after.body.workers.reduce((n: number, w: { processed: number }) => n + w.processed, 0),
     ).toBe(1);
+  });
+
+  it('answers 429 naming the limit once the queue holds its maximum of pending jobs', async () => {
+    await boot({ workers: 0, maxQueuedJobs: 2 });
+    const url = { urls: [page('/articles/comte')] };
+    const first = (await post('/sources/process', url)).body.job_id;
+    expect((await post('/sources/process', url)).status).toBe(200);
+
+    const full = await post('/sources/process', url);
+    expect(full.status).toBe(429);
+    expect(full.body.detail).toBe(
+      'The job queue is full: 2 jobs are waiting to run (the limit). Try again once some have run.',
+    );
+    expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Every way of queueing work from the API is bounded.
+    const article = await post('/playground/save-segments', { text: ARTICLES.stoicism });
+    expect(article.status).toBe(429);
+    const cancelled = (await post(`/sources/jobs/${first}/cancel`)).body.id;
+    expect((await post('/sources/process', url)).status).toBe(200);
+    expect((await post(`/sources/jobs/${cancelled}/relaunch`)).status).toBe(429);
+    const rebuild = await post('/admin/maintenance/execute', { action: 'optimize_index' });
+    expect(rebuild.status).toBe(429);
+    expect((await get('/sources/jobs/queue')).body.total).toBe(2);
+
+    // The rebuild a storage setting queues is part of a change already saved: not refused.
+    const created: string[] = [];
+    s.adam.bus.on('job_created', (e) => created.push(e.type));
+    const put = await s.api('/api/v1/admin/settings/processing', {
+      method: 'PUT',
+      key,
+      body: { settings: { index_storage: 'i8' } },
+    });
+    expect(put.status).toBe(200);
+    expect(created).toEqual(['rebuild_index']);
+    expect((await get('/sources/jobs/queue')).body.total).toBe(3);
   });
 
   it('lists processing jobs without a recent heartbeat as stuck', async () => {

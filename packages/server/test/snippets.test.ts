@@ -72,6 +72,109 @@ describe('save-segments', () => {
   });
 });
 
+describe('text sent to the API', () => {
+  const counts = () => ({
+    snippets: s.adam.db.prepare('SELECT COUNT(*) FROM snippets').pluck().get(),
+    jobs: s.adam.db.prepare('SELECT COUNT(*) FROM jobs').pluck().get(),
+  });
+  const article = (extra: string) =>
+    `${ARTICLES.photosynthesis.slice(0, 600)} A sentence written for this test${extra} only.`;
+
+  it('refuses a NUL or an unpaired surrogate in a new snippet text with 422 naming the field, storing nothing', async () => {
+    const before = counts();
+    const nul = await post('/playground/save-segments', {
+      title: 'nul',
+      text: article('\u0000'),
+      wait: true,
+    });
+    expect(nul.status).toBe(422);
+    expect(nul.body.detail).toBe('text contains a NUL character');
+    expect(nul.body.errors).toEqual([{ field: 'text', message: 'contains a NUL character' }]);
+
+    const lone = await post('/playground/save-segments', {
+      title: 'half \ud83d',
+      text: article(' \ud83d'),
+      wait: true,
+    });
+    expect(lone.status).toBe(422);
+    expect(lone.body.detail).toBe('title contains an unpaired surrogate');
+    const low = await post('/playground/save-segments', { text: article('\udc00'), wait: true });
+    expect(low.body.detail).toBe('text contains an unpaired surrogate');
+    expect(counts()).toEqual(before);
+  });
+
+  it('refuses them on an update and in a query too, changing nothing', async () => {
+    const rule = await s.api('/api/v1/rules/scraping', {
+      method: 'POST',
+      key,
+      body: { domain: 'example.org', mode: 'selector', target: 'article' },
+    });
+    expect(rule.status).toBe(201);
+    const patch = await s.api(`/api/v1/rules/scraping/${rule.body.id}`, {
+      method: 'PATCH',
+      key,
+      body: { target: 'main\u0000 p' },
+    });
+    expect(patch.status).toBe(422);
+    expect(patch.body.detail).toBe('target contains a NUL character');
+    const rules = (await get('/rules/scraping')).body as { id: number; target: string }[];
+    expect(rules.find((r) => r.id === rule.body.id)?.target).toBe('article');
+    await s.api(`/api/v1/rules/scraping/${rule.body.id}`, { method: 'DELETE', key });
+
+    const search = await get('/snippets?search=leaf%00light');
+    expect(search.status).toBe(422);
+    expect(search.body.detail).toBe('search contains a NUL character');
+    const urls = await post('/sources/process', {
+      urls: ['https://example.org/ok', 'https://example.org/\ud800'],
+    });
+    expect(urls.status).toBe(422);
+    expect(urls.body.detail).toBe('urls.1 contains an unpaired surrogate');
+  });
+
+  it('answers 400 for a JSON body that is not valid UTF-8 instead of replacing its bytes', async () => {
+    const before = counts();
+    const body = Buffer.concat([
+      Buffer.from(
+        `{"title":"bad bytes","wait":true,"text":${JSON.stringify(article(' '))}`.slice(0, -1),
+      ),
+      Buffer.from([0xed, 0xa0, 0x80]), // a surrogate encoded as UTF-8: not valid UTF-8
+      Buffer.from('"}'),
+    ]);
+    const r = await fetch(`${s.url}/api/v1/playground/save-segments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body,
+    });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ detail: 'Request body is not valid UTF-8' });
+    expect(counts()).toEqual(before);
+  });
+
+  it('keeps astral characters byte for byte', async () => {
+    const sentence = 'The double-struck 𝔸 and the sun 🌞 sit outside the Basic Multilingual Plane.';
+    const saved = await saveText(s, key, `${article('')} ${sentence}`, 'astral 𝔸 🌞');
+    expect(saved.segments_created).toBeGreaterThan(0);
+    const texts: string[] = [];
+    for (const id of saved.snippet_ids) {
+      const r = await get(`/snippets/${id}`);
+      expect(r.body.source_info.title).toBe('astral 𝔸 🌞');
+      texts.push(r.body.text);
+    }
+    const stored = texts.find((t) => t.includes('𝔸'));
+    expect(stored).toBeDefined();
+    expect(Buffer.from(stored!, 'utf8').includes(Buffer.from(sentence, 'utf8'))).toBe(true);
+    const row = s.adam.db
+      .prepare('SELECT CAST(text AS BLOB) FROM snippets WHERE id = ?')
+      .pluck()
+      .get(saved.snippet_ids[texts.indexOf(stored!)]) as Buffer;
+    expect(row.includes(Buffer.from(sentence, 'utf8'))).toBe(true);
+    // The tests below count the corpus' snippets.
+    for (const id of saved.snippet_ids) {
+      expect((await s.api(`/api/v1/snippets/${id}`, { method: 'DELETE', key })).status).toBe(200);
+    }
+  });
+});
+
 describe('GET /snippets', () => {
   it('pages with 50 per page by default, newest first', async () => {
     const r = await get('/snippets');

@@ -76,7 +76,7 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
           tags,
           params: IdParams,
           querystring: RelaunchQuery,
-          response: { 200: RelaunchResponse, ...e },
+          response: { 200: RelaunchResponse, 429: ErrorBody, ...e },
         },
       },
       async (req) => jobs.relaunch(req.params.id, req.query.priority),
@@ -94,7 +94,7 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
         schema: {
           tags: sourceTags,
           body: ProcessSourcesRequest,
-          response: { 200: ProcessSourcesResponse, 422: ErrorBody },
+          response: { 200: ProcessSourcesResponse, 422: ErrorBody, 429: ErrorBody },
         },
       },
       async (req) => sources.process(req.body),

@@ -21,7 +21,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
         schema: {
           tags,
           body: MaintenanceRequest,
-          response: { 200: MaintenanceResult, 422: ErrorBody },
+          response: { 200: MaintenanceResult, 422: ErrorBody, 429: ErrorBody },
         },
       },
       async (req) => maintenance.execute(req.body),

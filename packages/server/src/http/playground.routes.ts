@@ -41,7 +41,11 @@ export function playgroundRoutes(playground: PlaygroundService) {
       // The 100 kB article limit is checked by the service with its own message; the body limit only stops abuse.
       {
         bodyLimit: 1024 * 1024,
-        schema: { tags, body: SaveSegmentsRequest, response: { 200: SaveSegmentsResponse, ...e } },
+        schema: {
+          tags,
+          body: SaveSegmentsRequest,
+          response: { 200: SaveSegmentsResponse, 429: ErrorBody, ...e },
+        },
       },
       async (req) => playground.saveSegments(req.body),
     );

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import {
@@ -19,7 +20,7 @@ import {
   Unprocessable,
 } from '../lib/errors.js';
 import { dummyVerify, hashPassword, verifyPassword } from '../lib/password.js';
-import { FailureThrottle } from '../lib/throttle.js';
+import { addressBucket, FailureThrottle } from '../lib/throttle.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { ApiKeyRepository, ApiKeyRow } from '../store/api-key.repository.js';
@@ -84,14 +85,23 @@ export class AuthService {
     return this.defaultCredentialsInUse;
   }
 
+  /**
+   * Malicious lockout is avoided by never refusing an account as a whole: the hard limits count
+   * failures per (e-mail, address) and per address, so an attacker blocks only their own
+   * address. Guessing from many addresses is slowed instead: past a few failures of one e-mail,
+   * every attempt on it waits, doubling up to a cap, and the right password still gets in.
+   * Unknown e-mails take the same path, so limits and timing tell nothing about who exists.
+   */
   async login(req: LoginRequest, address: string): Promise<LoginResponse> {
     const email = req.email.trim().toLowerCase();
-    const emailKey = `email:${email}`;
-    const addressKey = `addr:${address}`;
-    const { perEmail, perAddress } = this.deps.config.loginThrottle;
+    const bucket = addressBucket(address);
+    const accountKey = `email:${email}`;
+    const pairKey = `pair:${email}|${bucket}`;
+    const addressKey = `addr:${bucket}`;
+    const limits = this.deps.config.loginThrottle;
     const wait = Math.max(
-      this.throttle.retryAfter(emailKey, perEmail),
-      this.throttle.retryAfter(addressKey, perAddress),
+      this.throttle.retryAfter(pairKey, limits.perAccountAndAddress),
+      this.throttle.retryAfter(addressKey, limits.perAddress),
     );
     if (wait > 0) {
       this.deps.log.warn({ component: 'auth' }, `Login throttled for ${email} from ${address}`);
@@ -100,9 +110,21 @@ export class AuthService {
         wait,
       );
     }
+    // Counted as failed before the check and taken back if it succeeds: attempts sent in
+    // parallel (or waiting out the delay) all count, instead of all passing the limit at once.
+    const delayMs = this.accountDelayMs(this.throttle.count(accountKey));
+    for (const k of [accountKey, pairKey, addressKey]) this.throttle.record(k);
+    const release = () => {
+      for (const k of [accountKey, pairKey, addressKey]) this.throttle.release(k);
+    };
+    if (delayMs > 0) {
+      this.deps.log.warn(
+        { component: 'auth' },
+        `Login for ${email} from ${address} delayed ${delayMs} ms after repeated failures`,
+      );
+      await sleep(delayMs);
+    }
     const fail = (message: string): never => {
-      this.throttle.record(emailKey);
-      this.throttle.record(addressKey);
       this.deps.log.warn(
         { component: 'auth' },
         `Failed login for ${email} from ${address}: ${message}`,
@@ -118,16 +140,28 @@ export class AuthService {
 
     if (user.totp_enabled) {
       if (!req.totp_code) {
+        release();
         return { api_key: null, user: null, requires_2fa: true, expires_at: null };
       }
       if (!this.checkTotp(user, user.totp_secret, req.totp_code)) return fail('Invalid 2FA code');
     }
 
-    this.throttle.clear(emailKey);
+    // The address keeps its other failures: a login to one account it owns does not reset a spray.
+    release();
+    this.throttle.clear(accountKey);
+    this.throttle.clear(pairKey);
     const { key, expiresAt } = this.issueKey(user.id);
     this.deps.log.info({ component: 'auth' }, `${user.email} logged in from ${address}`);
     this.deps.bus.emit('auth.login', { user_id: user.id, email: user.email });
     return { api_key: key, user: toUser(user), requires_2fa: false, expires_at: expiresAt };
+  }
+
+  /** The wait before checking a password for an e-mail with `failures` recent failures. */
+  accountDelayMs(failures: number): number {
+    const { accountDelayAfter, accountDelayBaseMs, accountDelayMaxMs } =
+      this.deps.config.loginThrottle;
+    if (failures < accountDelayAfter) return 0;
+    return Math.min(accountDelayMaxMs, accountDelayBaseMs * 2 ** (failures - accountDelayAfter));
   }
 
   /** Resolves a presented key to its user, or throws 401 saying why. */
@@ -230,7 +264,7 @@ export class AuthService {
   private guardCodeAttempts(user: UserRow): void {
     const wait = this.throttle.retryAfter(
       `code:${user.id}`,
-      this.deps.config.loginThrottle.perEmail,
+      this.deps.config.loginThrottle.perAccountAndAddress,
     );
     if (wait > 0)
       throw new TooManyRequests(`Too many wrong codes. Try again in ${wait} seconds.`, wait);

@@ -1,4 +1,6 @@
 import {
+  MAX_QUEUED_JOBS,
+  QUEUE_FULL_RETRY_AFTER_SECONDS,
   STUCK_AFTER_SECONDS,
   type Job,
   type JobError,
@@ -8,7 +10,7 @@ import {
   type JobStats,
 } from '@adam/contracts';
 import type { QueueDriver } from '../jobs/queue-driver.js';
-import { Conflict, NotFound } from '../lib/errors.js';
+import { Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
@@ -61,17 +63,36 @@ export class JobService {
       queue: QueueDriver;
       bus: EventBus;
       log: Logger;
+      /** Pending jobs past which create refuses (MAX_QUEUED_JOBS; tests lower it). */
+      maxQueued?: number;
     },
   ) {}
 
-  create(j: {
-    type: string;
-    priority?: JobPriority;
-    urls?: string[];
-    input?: unknown;
-    filters?: unknown;
-    metadata?: Record<string, unknown>;
-  }): Job {
+  /**
+   * Queues a job. Past the bound of pending jobs it answers 429, unless `internal`: a job the
+   * server queues itself as the consequence of a change already made (the index rebuild after
+   * a storage setting), which is at most one at a time and must not be lost.
+   */
+  create(
+    j: {
+      type: string;
+      priority?: JobPriority;
+      urls?: string[];
+      input?: unknown;
+      filters?: unknown;
+      metadata?: Record<string, unknown>;
+    },
+    opts: { internal?: boolean } = {},
+  ): Job {
+    const max = this.deps.maxQueued ?? MAX_QUEUED_JOBS;
+    // Counted and inserted in one synchronous step: no other request can slip in between.
+    if (!opts.internal && this.deps.jobs.countPending() >= max) {
+      this.deps.log.warn({ component: 'jobs' }, `Job refused (${j.type}): ${max} jobs are queued`);
+      throw new TooManyRequests(
+        `The job queue is full: ${max} jobs are waiting to run (the limit). Try again once some have run.`,
+        QUEUE_FULL_RETRY_AFTER_SECONDS,
+      );
+    }
     const priority = j.priority ?? 'normal';
     const id = this.deps.jobs.insert({
       type: j.type,

@@ -41,12 +41,15 @@ export class MaintenanceService {
     const { index, jobs, log } = this.deps;
     const storage = index.wantedStorage;
     if (storage === index.storage || jobs.pendingOfType('rebuild_index').length > 0) return null;
-    const job = jobs.create({
-      type: 'rebuild_index',
-      priority: 'high',
-      input: { reembed: false, optimize: false },
-      metadata: { action: 'change_storage', storage },
-    });
+    const job = jobs.create(
+      {
+        type: 'rebuild_index',
+        priority: 'high',
+        input: { reembed: false, optimize: false },
+        metadata: { action: 'change_storage', storage },
+      },
+      { internal: true },
+    );
     const message = `Rebuilding the index with ${storage} storage as job ${job.id}`;
     log.info({ component: 'index' }, message);
     return {

@@ -106,6 +106,12 @@ export class JobRepository {
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
+  /** Jobs waiting to run; counted on the jobs_claim index (status first), so it reads only them. */
+  countPending(): number {
+    const row = prepared(this.db, "SELECT COUNT(*) AS n FROM jobs WHERE status = 'pending'").get();
+    return (row as { n: number }).n;
+  }
+
   /** Takes the next pending job (priority, then age) for a worker, atomically. */
   claimNext(workerId: string, now: string, types?: readonly string[]): JobRow | undefined {
     const typeFilter = types ? `AND type IN (${types.map(() => '?').join(',')})` : '';
