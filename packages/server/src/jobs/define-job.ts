@@ -1,5 +1,11 @@
-import type { JobError, JobStats } from '@adam/contracts';
+import type { JobError, JobStats, JobType, ProcessingSettings } from '@adam/contracts';
 import type { z } from 'zod';
+import type { Engine } from '../engine/engine.js';
+import type { ScrapingRuleLike } from '../scraping/rules.js';
+import type { SafeFetcher } from '../scraping/safe-fetcher.js';
+import type { IndexService } from '../services/index.service.js';
+import type { IngestionService } from '../services/ingestion.service.js';
+import type { SourceRepository } from '../store/source.repository.js';
 import type { JobRow } from '../store/job.repository.js';
 
 /** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
@@ -32,13 +38,91 @@ export type JobOutcome =
   /** The worker is stopping: the job goes back to the queue and resumes later. */
   | { status: 'interrupted' };
 
-export interface JobDefinition<I = unknown> {
-  type: string;
-  input: z.ZodType<I>;
-  run(input: I, ctx: JobContext): Promise<JobOutcome>;
+/** What the working half uses: pure CPU and network, no store, so any process can run it. */
+export interface WorkDeps {
+  engine: Engine;
+  fetcher: SafeFetcher;
+}
+
+/** What the recording half uses: the store and the index, which only the server writes. */
+export interface RecordDeps {
+  ingestion: IngestionService;
+  sources: SourceRepository;
+  index: IndexService;
+}
+
+/** The working half's view of its job, the same in the server and in an `adam worker`. */
+export interface WorkContext<R> extends WorkDeps {
+  readonly jobId: number;
+  readonly urls: readonly string[];
+  /** Results already recorded by an earlier attempt: skip them. */
+  readonly done: ReadonlySet<string>;
+  /** Processing settings and scraping rules as of the job's start (or its queueing, on Redis). */
+  readonly settings: ProcessingSettings;
+  readonly rules: readonly ScrapingRuleLike[];
+  /** Cancelled, deleted, or the worker is stopping: start nothing new. */
+  shouldStop(): Promise<boolean>;
+  /**
+   * Hands one result to the recording half: recorded at once by the embedded queue, sent through
+   * Redis by a worker. Dropped when the job stopped meanwhile (a cancel keeps nothing more, a
+   * stop redoes the unrecorded work later).
+   */
+  emit(result: R): Promise<void>;
+}
+
+/**
+ * A job whose working half may run anywhere and whose recording half runs on the server. Its
+ * results cross Redis as JSON, so `encode` / `decode` turn them into plain values and back.
+ */
+export interface DistributedJob<I, R> {
+  readonly type: JobType;
+  readonly runsOn: 'any';
+  readonly input: z.ZodType<I>;
+  /** Server side, once the job is taken: first progress and stats. */
+  begin(input: I, ctx: JobContext): void;
+  /** Working half: produces the job's results through `wctx.emit`. */
+  work(input: I, wctx: WorkContext<R>): Promise<void>;
+  /** Recording half of one result: rows, vectors, sources, job stats. */
+  record(result: R, input: I, ctx: JobContext, deps: RecordDeps): void;
+  /** Server side, once the working half ended without error: how the job ends. */
+  end(input: I, ctx: JobContext): JobOutcome;
+  /** A key for a recorded result, so a worker taking the job over skips it (a URL). */
+  resumeKey?(result: R): string | null;
+  encode(result: R): unknown;
+  decode(wire: unknown): R;
+}
+
+/** A job only the server may run (it rewrites the index): both halves in one. */
+export interface ServerJob<I> {
+  readonly type: JobType;
+  readonly runsOn: 'server';
+  readonly input: z.ZodType<I>;
+  run(input: I, ctx: JobContext, deps: RecordDeps): Promise<JobOutcome>;
+}
+
+export type JobDefinition<I = unknown, R = unknown> = DistributedJob<I, R> | ServerJob<I>;
+/** Any job's definition, as the registry and the drivers hold them (inputs parsed at run time). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- input and result types vary per job
+export type AnyJobDefinition = JobDefinition<any, any>;
+
+/** What the drivers run jobs with in this process. */
+export interface JobRuntime {
+  work: WorkDeps;
+  record: RecordDeps;
+  settings: () => ProcessingSettings;
+  rules: () => ScrapingRuleLike[];
 }
 
 /** A job is defined once and runs the same whichever queue driver picks it up. */
-export function defineJob<I>(def: JobDefinition<I>): JobDefinition<I> {
+export function defineJob<I, R>(def: DistributedJob<I, R>): DistributedJob<I, R>;
+export function defineJob<I>(def: ServerJob<I>): ServerJob<I>;
+export function defineJob<I, R>(def: JobDefinition<I, R>): JobDefinition<I, R> {
   return def;
+}
+
+/** How a job that noticed it must stop ends: a cancel is final, a stopping worker requeues it. */
+export function stoppedOutcome(ctx: JobContext): JobOutcome {
+  return ctx.cancelled()
+    ? { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 }
+    : { status: 'interrupted' };
 }

@@ -2,9 +2,11 @@ import type { WorkersStatus } from '@adam/contracts';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
-import type { JobDefinition, JobOutcome } from './define-job.js';
+import type { JobOutcome, JobRuntime } from './define-job.js';
 import { createJobContext, finishJob, parseJson } from './job-context.js';
 import type { QueueDriver } from './queue-driver.js';
+import { jobDefinition } from './registry.js';
+import { runHere } from './run-here.js';
 
 const HEARTBEAT_MS = 5_000;
 const IDLE_POLL_MS = 1_000;
@@ -37,7 +39,7 @@ export class EmbeddedQueue implements QueueDriver {
   constructor(
     private readonly deps: {
       jobs: JobRepository;
-      definitions: ReadonlyMap<string, JobDefinition<unknown>>;
+      runtime: JobRuntime;
       /** Job types these workers take; all when unset (the Redis mode keeps server-only ones here). */
       types?: readonly string[];
       bus: EventBus;
@@ -160,7 +162,7 @@ export class EmbeddedQueue implements QueueDriver {
 
   private async execute(row: JobRow, slot: Slot): Promise<'completed' | 'failed' | 'other'> {
     const { jobs, bus, log } = this.deps;
-    const def = this.deps.definitions.get(row.type);
+    const def = jobDefinition(row.type);
     const ctx = createJobContext({
       jobs,
       bus,
@@ -178,7 +180,7 @@ export class EmbeddedQueue implements QueueDriver {
       if (!def) throw new Error(`No handler for job type ${row.type}`);
       const input = def.input.parse(parseJson<unknown>(row.input, {}));
       ctx.progress({ stage: row.stage && row.stage !== 'requeued' ? row.stage : 'Started' });
-      outcome = await def.run(input, ctx);
+      outcome = await runHere(def, input, ctx, this.deps.runtime);
     } catch (e) {
       outcome = { status: 'failed', error: (e as Error).message };
       ctx.errors.push({

@@ -1,7 +1,5 @@
-import type { ProcessingSettings } from '@adam/contracts';
-import type { AnalyzeResult } from '../pipeline/index.js';
+import type { JobType, ProcessingSettings } from '@adam/contracts';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
-import type { UrlWork } from './handlers.js';
 
 /**
  * What the server and `adam worker` processes say to each other through Redis. Jobs go out on a
@@ -21,25 +19,18 @@ export const WORKER_HEARTBEAT_MS = 5_000;
 
 export interface RemoteJobData {
   job_id: number;
-  type: 'process_urls' | 'save_segments';
+  type: JobType;
   urls: string[];
   input: Record<string, unknown>;
   rules: ScrapingRuleLike[];
   settings: ProcessingSettings;
 }
 
-type WireAnalysis = Omit<AnalyzeResult, 'segments'> & {
-  segments: (Omit<AnalyzeResult['segments'][number], 'vector'> & { vector: string })[];
-};
-export type WireUrlWork =
-  | Exclude<UrlWork, { ok: true }>
-  | { url: string; ok: true; title: string | null; analysis: WireAnalysis };
-
 export type WorkerMessage =
   | { kind: 'started'; job_id: number; worker_id: string }
   | { kind: 'progress'; job_id: number; worker_id: string; stage: string }
-  | { kind: 'url'; job_id: number; worker_id: string; work: WireUrlWork }
-  | { kind: 'analysis'; job_id: number; worker_id: string; analysis: WireAnalysis }
+  /** One result of the job's working half, as its definition encodes it. */
+  | { kind: 'result'; job_id: number; worker_id: string; result: unknown }
   | {
       kind: 'done';
       job_id: number;
@@ -58,29 +49,6 @@ export interface WorkerInfoWire {
   host: string;
   pid: number;
   seen_at: number;
-}
-
-const vecToB64 = (v: Float32Array) =>
-  Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
-const b64ToVec = (s: string) => {
-  const b = Buffer.from(s, 'base64');
-  return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
-};
-
-export function analysisToWire(a: AnalyzeResult): WireAnalysis {
-  return { ...a, segments: a.segments.map((s) => ({ ...s, vector: vecToB64(s.vector) })) };
-}
-
-export function analysisFromWire(a: WireAnalysis): AnalyzeResult {
-  return { ...a, segments: a.segments.map((s) => ({ ...s, vector: b64ToVec(s.vector) })) };
-}
-
-export function urlWorkToWire(w: UrlWork): WireUrlWork {
-  return w.ok ? { ...w, analysis: analysisToWire(w.analysis) } : w;
-}
-
-export function urlWorkFromWire(w: WireUrlWork): UrlWork {
-  return w.ok ? { ...w, analysis: analysisFromWire(w.analysis) } : w;
 }
 
 /** BullMQ priority: lower runs first. */

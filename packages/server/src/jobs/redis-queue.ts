@@ -1,29 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkersStatus } from '@adam/contracts';
-import { workerChildEnv, type Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
-import type { RuleService } from '../services/rule.service.js';
-import type { SettingsService } from '../services/settings.service.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
+import type { JobRuntime } from './define-job.js';
 import type { EmbeddedQueue } from './embedded-queue.js';
-import {
-  ProcessUrlsInput,
-  processUrlsOutcome,
-  recordSaveSegments,
-  recordUrl,
-  SaveSegmentsInput,
-  SERVER_ONLY_JOB_TYPES,
-  type RecordDeps,
-} from './handlers.js';
 import { createJobContext, finishJob, parseJson, type LiveJob } from './job-context.js';
 import type { QueueDriver } from './queue-driver.js';
 import {
-  analysisFromWire,
   BULL_PRIORITY,
   cancelKey,
   CONTROL_CHANNEL,
@@ -31,16 +17,13 @@ import {
   QUEUE_NAME,
   RESULTS,
   RESULTS_PROCESSING,
-  urlWorkFromWire,
   WORKER_STALE_MS,
   WORKERS_HASH,
   type RemoteJobData,
   type WorkerInfoWire,
   type WorkerMessage,
 } from './redis-protocol.js';
-
-const SELF = import.meta.url;
-const SOURCE_MODE = SELF.endsWith('.ts');
+import { DISTRIBUTED_JOB_TYPES, jobDefinition, SERVER_ONLY_JOB_TYPES } from './registry.js';
 
 /**
  * The Redis mode: jobs go to BullMQ for `adam worker` processes (here or elsewhere) and their
@@ -59,17 +42,17 @@ export class RedisQueue implements QueueDriver {
 
   constructor(
     private readonly deps: {
-      config: Config;
+      redisUrl: string;
       jobs: JobRepository;
       bus: EventBus;
       log: Logger;
       local: EmbeddedQueue;
-      record: RecordDeps;
-      rules: RuleService;
-      settings: SettingsService;
+      runtime: JobRuntime;
+      /** Starts one local `adam worker` process (the composition root knows how). */
+      spawnWorker: () => ChildProcess;
     },
   ) {
-    const url = deps.config.redisUrl!;
+    const url = deps.redisUrl;
     this.redis = new Redis(url, { maxRetriesPerRequest: null });
     this.blocking = this.redis.duplicate();
     this.queue = new Queue<RemoteJobData>(QUEUE_NAME, {
@@ -89,8 +72,10 @@ export class RedisQueue implements QueueDriver {
       // moved back one at a time
     }
     this.deps.local.recover();
-    const remoteTypes = ['process_urls', 'save_segments'];
-    for (const row of this.deps.jobs.listByStatusAndType(['pending', 'processing'], remoteTypes)) {
+    for (const row of this.deps.jobs.listByStatusAndType(
+      ['pending', 'processing'],
+      DISTRIBUTED_JOB_TYPES,
+    )) {
       const bullId = parseJson<Record<string, unknown>>(row.metadata, {}).bull_job_id as
         string | undefined;
       const state = bullId ? await this.queue.getJobState(bullId) : 'unknown';
@@ -109,7 +94,7 @@ export class RedisQueue implements QueueDriver {
   submit(jobId: number): void {
     const row = this.deps.jobs.findById(jobId);
     if (!row) return;
-    if (SERVER_ONLY_JOB_TYPES.has(row.type)) this.deps.local.notify();
+    if (SERVER_ONLY_JOB_TYPES.some((t) => t === row.type)) this.deps.local.notify();
     else
       void this.enqueue(jobId).catch((e: unknown) =>
         this.warn(`Could not queue job ${jobId}: ${(e as Error).message}`),
@@ -127,11 +112,11 @@ export class RedisQueue implements QueueDriver {
     this.deps.jobs.update(row.id, { metadata: JSON.stringify(metadata) });
     const data: RemoteJobData = {
       job_id: row.id,
-      type: row.type as RemoteJobData['type'],
+      type: row.type as RemoteJobData['type'], // a distributed type: server-only ones stay local
       urls: parseJson<string[]>(row.urls, []),
       input: parseJson<Record<string, unknown>>(row.input, {}),
-      rules: this.deps.rules.forMatching(),
-      settings: this.deps.settings.get('processing'),
+      rules: this.deps.runtime.rules(),
+      settings: this.deps.runtime.settings(),
     };
     await this.queue.add(row.type, data, {
       jobId: bullId,
@@ -196,6 +181,9 @@ export class RedisQueue implements QueueDriver {
     const { jobs, log } = this.deps;
     const row = jobs.findById(m.job_id);
     if (!row) return;
+    const def = jobDefinition(row.type);
+    if (def?.runsOn !== 'any') return; // never sent to workers
+    const input: unknown = def.input.parse(parseJson(row.input, {}));
     const now = new Date().toISOString();
     if (m.kind === 'started') {
       if (row.status === 'cancelled') await this.redis.set(cancelKey(row.id), '1', 'EX', 86400);
@@ -214,9 +202,7 @@ export class RedisQueue implements QueueDriver {
       if (moved) {
         this.contexts.delete(row.id);
         log.info({ component: 'queue' }, `Job ${row.id} taken by worker ${m.worker_id}`);
-        this.context(jobs.findById(row.id)!, m.worker_id).progress({
-          stage: `Started on ${m.worker_id}`,
-        });
+        def.begin(input, this.context(jobs.findById(row.id)!, m.worker_id));
       }
       return;
     }
@@ -229,37 +215,15 @@ export class RedisQueue implements QueueDriver {
       case 'progress':
         jobs.update(row.id, { heartbeat_at: now }, ['processing']);
         return;
-      case 'url':
-        recordUrl(
-          this.deps.record,
-          ctx,
-          urlWorkFromWire(m.work),
-          ProcessUrlsInput.parse(parseJson(row.input, {})),
-        );
+      case 'result':
+        def.record(def.decode(m.result), input, ctx, this.deps.runtime.record);
         return;
-      case 'analysis': {
-        const outcome = recordSaveSegments(
-          this.deps.record,
-          ctx,
-          analysisFromWire(m.analysis),
-          SaveSegmentsInput.parse(parseJson(row.input, {})),
-        );
-        await this.deps.record.index.flush().catch(() => undefined);
-        finishJob(this.deps, { id: row.id, type: row.type, errors: ctx.errors }, outcome);
-        this.forget(row.id, true);
-        return;
-      }
       case 'done': {
         // The job ends once its rows are saved in the index and marked indexed.
-        await this.deps.record.index.flush().catch(() => undefined);
+        await this.deps.runtime.record.index.flush().catch(() => undefined);
+        const job = { id: row.id, type: row.type, errors: ctx.errors };
         if (m.outcome === 'interrupted') {
-          if (
-            finishJob(
-              this.deps,
-              { id: row.id, type: row.type, errors: ctx.errors },
-              { status: 'interrupted' },
-            ) === 'requeued'
-          ) {
+          if (finishJob(this.deps, job, { status: 'interrupted' }) === 'requeued') {
             await this.enqueue(row.id);
           }
           this.forget(row.id, false);
@@ -268,10 +232,8 @@ export class RedisQueue implements QueueDriver {
         const outcome =
           m.outcome === 'error'
             ? ({ status: 'failed', error: m.error ?? 'the worker failed' } as const)
-            : row.type === 'process_urls'
-              ? processUrlsOutcome(ctx, this.deps.record)
-              : ({ status: 'failed', error: 'the worker finished without a result' } as const);
-        finishJob(this.deps, { id: row.id, type: row.type, errors: ctx.errors }, outcome);
+            : def.end(input, ctx);
+        finishJob(this.deps, job, outcome);
         this.forget(row.id, true);
       }
     }
@@ -304,24 +266,16 @@ export class RedisQueue implements QueueDriver {
     };
   }
 
+  /** Starts the embedded slot beside it that runs the server-only jobs (index rebuilds). */
+  startServerSlot(): void {
+    this.deps.local.start(1);
+  }
+
   /** Starts `count` local `adam worker` processes; workers on other machines start themselves. */
   async start(count: number): Promise<void> {
-    const cli = fileURLToPath(new URL(SOURCE_MODE ? '../cli.ts' : '../cli.js', SELF));
-    const args = SOURCE_MODE
-      ? [
-          '--conditions=adam-source',
-          '--import',
-          pathToFileURL(createRequire(SELF).resolve('tsx')).href,
-          cli,
-          'worker',
-        ]
-      : [cli, 'worker'];
     const before = (await this.status()).running;
     for (let i = 0; i < count; i++) {
-      const child = spawn(process.execPath, args, {
-        env: workerChildEnv(this.deps.config),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const child = this.deps.spawnWorker();
       this.children.add(child);
       child.stderr?.on('data', (d: Buffer) =>
         this.warn(`worker ${child.pid}: ${d.toString().trim().slice(0, 500)}`),

@@ -4,21 +4,19 @@ import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { Engine } from '../engine/engine.js';
 import { SafeFetcher } from '../scraping/safe-fetcher.js';
-import { eachLimited, workUrl } from './handlers.js';
 import {
-  analysisToWire,
   cancelKey,
   CONTROL_CHANNEL,
   doneKey,
   QUEUE_NAME,
   RESULTS,
-  urlWorkToWire,
   WORKER_HEARTBEAT_MS,
   WORKERS_HASH,
   type RemoteJobData,
   type WorkerInfoWire,
   type WorkerMessage,
 } from './redis-protocol.js';
+import { jobDefinition } from './registry.js';
 
 export interface RunningWorker {
   id: string;
@@ -76,48 +74,26 @@ export async function startRedisWorker(
       void send({ kind: 'progress', job_id: jobId, worker_id: id, stage: 'working' });
     }, 10_000);
     try {
-      if (data.type === 'process_urls') {
-        const done = new Set(await redis.smembers(doneKey(jobId)));
-        const todo = data.urls.filter((u) => !done.has(u));
-        const language = String(data.input.language ?? 'auto');
-        let stopNow = false;
-        await eachLimited(
-          todo,
-          data.settings.max_concurrent_scrapes,
-          () => stopping || stopNow,
-          async (url) => {
-            if (await isCancelled()) {
-              stopNow = true;
-              return;
-            }
-            const work = await workUrl(
-              { engine, fetcher },
-              url,
-              data.rules,
-              data.settings,
-              language,
-            );
-            if (stopping || (await isCancelled())) return;
-            await send({ kind: 'url', job_id: jobId, worker_id: id, work: urlWorkToWire(work) });
-            await redis.sadd(doneKey(jobId), url);
-          },
-        );
-      } else {
-        const text = String(data.input.text ?? '');
-        const analysis = await engine.analyze(
-          text,
-          String(data.input.language || 'en'),
-          data.settings,
-        );
-        if (!(await isCancelled())) {
-          await send({
-            kind: 'analysis',
-            job_id: jobId,
-            worker_id: id,
-            analysis: analysisToWire(analysis),
-          });
-        }
-      }
+      const def = jobDefinition(data.type);
+      if (def?.runsOn !== 'any') throw new Error(`Job type ${data.type} does not run on workers`);
+      const input: unknown = def.input.parse(data.input);
+      await def.work(input, {
+        engine,
+        fetcher,
+        jobId,
+        urls: data.urls,
+        done: new Set(await redis.smembers(doneKey(jobId))),
+        settings: data.settings,
+        rules: data.rules,
+        shouldStop: async () => stopping || (await isCancelled()),
+        emit: async (result) => {
+          if (stopping || (await isCancelled())) return;
+          await send({ kind: 'result', job_id: jobId, worker_id: id, result: def.encode(result) });
+          // On its way to the server: a worker that takes the job over goes on after it.
+          const key = def.resumeKey?.(result);
+          if (key) await redis.sadd(doneKey(jobId), key);
+        },
+      });
       const outcome = (await isCancelled()) ? 'cancelled' : stopping ? 'interrupted' : 'finished';
       await send({ kind: 'done', job_id: jobId, worker_id: id, outcome });
       info.processed++;

@@ -1,0 +1,28 @@
+import type { JobType } from '@adam/contracts';
+import type { AnyJobDefinition } from './define-job.js';
+import { processUrlsJob } from './process-urls.job.js';
+import { rebuildIndexJob } from './rebuild-index.job.js';
+import { saveSegmentsJob } from './save-segments.job.js';
+
+/** Every job type and its one definition; both queue drivers run them from here. */
+export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
+  process_urls: processUrlsJob,
+  save_segments: saveSegmentsJob,
+  rebuild_index: rebuildIndexJob,
+};
+
+const ALL_TYPES = Object.keys(JOB_REGISTRY) as JobType[];
+
+export function jobDefinition(type: string): AnyJobDefinition | null {
+  return ALL_TYPES.includes(type as JobType) ? JOB_REGISTRY[type as JobType] : null;
+}
+
+/** Job types that only the server can run (they rewrite the whole index). */
+export const SERVER_ONLY_JOB_TYPES: readonly JobType[] = ALL_TYPES.filter(
+  (t) => JOB_REGISTRY[t].runsOn === 'server',
+);
+
+/** Job types whose working half an `adam worker` may run. */
+export const DISTRIBUTED_JOB_TYPES: readonly JobType[] = ALL_TYPES.filter(
+  (t) => JOB_REGISTRY[t].runsOn === 'any',
+);

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobType } from '@adam/contracts';
+import { JOB_REGISTRY } from '../src/jobs/registry.js';
+import { ARTICLES } from './corpus.js';
+import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
+import { startServer, type TestServer } from './helpers.js';
+import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
+
+/**
+ * Every registered job type, run by the embedded queue and by the Redis mode (a real redis-server
+ * and an `adam worker` process): both must store the same thing. A job type without a scenario
+ * here fails typecheck (the record below is keyed by JobType).
+ */
+interface Scenario {
+  /** What the job is created with (through JobService.create, as the routes do). */
+  job: (site: FixtureSite) => { urls?: string[]; input: Record<string, unknown> };
+}
+const SCENARIOS: Record<JobType, Scenario> = {
+  process_urls: {
+    job: (site) => ({
+      urls: [
+        `${site.url}/articles/honeybees`,
+        `${site.url}/articles/tidal-power`,
+        `${site.url}/status/404`,
+      ],
+      input: { language: 'auto' },
+    }),
+  },
+  save_segments: {
+    job: () => ({
+      input: { title: 'Stoicism', language: 'en', text: ARTICLES.stoicism, source_url: null },
+    }),
+  },
+  // Last: it re-embeds and re-indexes what the other two stored.
+  rebuild_index: { job: () => ({ input: { reembed: true } }) },
+};
+
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex').slice(0, 16);
+
+/** Everything a run of the scenarios stored, in an order that does not depend on timing. */
+function stored(s: TestServer, jobIds: number[]) {
+  const db = s.adam.db;
+  const jobs = jobIds
+    .map((id) => s.adam.services.jobs.get(id))
+    .map((j) => ({
+      type: j.type,
+      status: j.status,
+      progress: j.progress,
+      stats: {
+        urls_total: j.stats.urls_total,
+        urls_done: j.stats.urls_done,
+        urls_failed: j.stats.urls_failed,
+        segments_created: j.stats.segments_created,
+        duplicates: j.stats.duplicates,
+        segmentation_method: j.stats.segmentation_method,
+      },
+      errors: j.errors.map((e) => ({ type: e.type, url: e.url })),
+      result: j.metadata.result ?? null,
+    }));
+  const snippets = db
+    .prepare(
+      `SELECT s.text, s.theme, s.quality_score, s.language, s.word_count, s.source_title,
+              s.source_url, j.type AS job_type, s.index_pending, e.embedding, e.embedder_id
+       FROM snippets s JOIN jobs j ON j.id = s.job_id
+       LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id ORDER BY s.text`,
+    )
+    .all()
+    .map((r) => {
+      const row = r as { embedding: Buffer | null; index_pending: number; text: string };
+      return { ...row, embedding: row.embedding ? sha(row.embedding) : null };
+    });
+  const sources = db
+    .prepare(
+      'SELECT url, domain, title, language, segments_count, last_status, last_error FROM sources ORDER BY url',
+    )
+    .all();
+  return { jobs, snippets, sources, vectors: s.adam.services.index.size };
+}
+
+async function runAll(s: TestServer, site: FixtureSite) {
+  const ids: number[] = [];
+  for (const type of Object.keys(JOB_REGISTRY) as JobType[]) {
+    const { urls, input } = SCENARIOS[type].job(site);
+    const job = s.adam.services.jobs.create({ type, urls, input });
+    ids.push(job.id);
+    const end = await s.adam.services.jobs.waitForEnd(job.id, 90_000);
+    expect(end.status, `${type}: ${JSON.stringify(end.errors)}`).toBe('completed');
+  }
+  // A job ends once its rows are saved in the index: nothing is left pending.
+  return stored(s, ids);
+}
+
+let site: FixtureSite;
+let embedded: ReturnType<typeof stored>;
+beforeAll(async () => {
+  site = await startFixtureSite();
+  const s = await startServer({ env: { ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}` } });
+  try {
+    embedded = await runAll(s, site);
+  } finally {
+    await s.close();
+  }
+}, 180_000);
+afterAll(async () => {
+  await site.close();
+});
+
+it('runs every registered job type on the embedded queue and stores its work', () => {
+  expect(embedded.jobs.map((j) => j.type)).toEqual(Object.keys(JOB_REGISTRY));
+  const [urls, save, rebuild] = embedded.jobs;
+  expect(urls!.stats).toMatchObject({ urls_total: 3, urls_done: 2, urls_failed: 1 });
+  expect(urls!.errors).toEqual([{ type: 'fetch_http_status', url: `${site.url}/status/404` }]);
+  expect(save!.stats.segments_created).toBeGreaterThan(0);
+  expect(rebuild!.result).toMatchObject({ total: embedded.snippets.length });
+  expect(embedded.snippets.length).toBe(
+    urls!.stats.segments_created! + save!.stats.segments_created!,
+  );
+  expect(embedded.vectors).toBe(embedded.snippets.length);
+  expect(embedded.snippets.every((r) => r.embedding && r.index_pending === 0)).toBe(true);
+  expect(embedded.sources).toHaveLength(3);
+});
+
+describe.skipIf(!HAS_REDIS)(
+  `both drivers${HAS_REDIS ? '' : ` (skipped: ${REDIS_SKIP_REASON})`}`,
+  () => {
+    it('stores the same jobs, snippets, vectors and sources through Redis and an adam worker', async () => {
+      const redis = await startRedis();
+      const s = await startServer({
+        env: {
+          REDIS_URL: redis.url,
+          ADAM_WORKERS: '1',
+          ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
+        },
+      });
+      try {
+        await s.adam.queueStarted;
+        expect((await s.adam.services.workers.status()).mode).toBe('redis');
+        const viaRedis = await runAll(s, site);
+        expect(viaRedis).toEqual(embedded);
+      } finally {
+        await s.close();
+        await redis.stop();
+      }
+    }, 180_000);
+  },
+);
