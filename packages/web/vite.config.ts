@@ -14,6 +14,7 @@ export default defineConfig({
   },
   server: { port: 5173, proxy: apiProxy },
   preview: { port: 4173, proxy: apiProxy },
-  // Mantine, React and the router form one ~700 kB entry chunk; screens load lazily.
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1000 },
+  // Mantine, React and the router form one ~700 kB entry chunk; screens load lazily. No source
+  // maps: the served console would publish its sources with them (the server refuses .map too).
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, chunkSizeWarningLimit: 1000 },
 });

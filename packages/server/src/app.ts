@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
@@ -13,11 +12,13 @@ import {
 import type { Config } from './config.js';
 import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
+import { consoleStatic } from './http/console-static.js';
 import { registerCrossSiteGuard } from './http/cross-site.js';
 import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { registerErrorHandler } from './http/errors.js';
+import { registerFaithfulTextGuard } from './http/faithful-text.js';
 import { jobRoutes } from './http/job.routes.js';
 import { maintenanceRoutes } from './http/maintenance.routes.js';
 import { playgroundRoutes } from './http/playground.routes.js';
@@ -25,6 +26,7 @@ import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
+import { spawnWorkerProcess } from './worker-process.js';
 import { RateWindow } from './lib/rate-window.js';
 import { redisPing } from './lib/redis-ping.js';
 import { createLogger, LogSink, redactUrl, type Logger } from './logging.js';
@@ -44,11 +46,8 @@ import { JobService } from './services/job.service.js';
 import { MaintenanceService } from './services/maintenance.service.js';
 import { SourceService } from './services/source.service.js';
 import { WorkerService } from './services/worker.service.js';
-import { EmbeddedQueue } from './jobs/embedded-queue.js';
-import type { JobDefinition } from './jobs/define-job.js';
-import { processUrls, rebuildIndex, saveSegments, SERVER_ONLY_JOB_TYPES } from './jobs/handlers.js';
+import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
-import { RedisQueue } from './jobs/redis-queue.js';
 import { JobRepository } from './store/job.repository.js';
 import { SourceRepository } from './store/source.repository.js';
 import { PlaygroundService } from './services/playground.service.js';
@@ -75,6 +74,8 @@ export interface BuildOptions {
   stdoutLogs?: boolean;
   /** Clock for key expiry, TOTP and throttling; tests move it instead of sleeping. */
   now?: () => number;
+  /** Pending jobs past which new ones are refused (MAX_QUEUED_JOBS); tests lower it. */
+  maxQueuedJobs?: number;
 }
 
 export interface Adam {
@@ -179,34 +180,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
   const jobRepo = new JobRepository(db);
   const sourceRepo = new SourceRepository(db);
-  const handlerDeps = { ingestion, settings, rules, fetcher, sources: sourceRepo, index, engine };
-  const definitions = new Map<string, JobDefinition<unknown>>(
-    [processUrls(handlerDeps), saveSegments(handlerDeps), rebuildIndex(handlerDeps)].map((d) => [
-      d.type,
-      d as JobDefinition<unknown>,
-    ]),
-  );
-  // With Redis, the embedded queue keeps only what the server alone may run (index rebuilds).
-  const localQueue = new EmbeddedQueue({
+  const queue = createQueue({
+    redisUrl: config.redisUrl,
     jobs: jobRepo,
-    definitions,
     bus,
     log,
-    types: config.redisUrl ? [...SERVER_ONLY_JOB_TYPES] : undefined,
+    runtime: {
+      work: { engine, fetcher },
+      record: { ingestion, sources: sourceRepo, index },
+      settings: () => settings.get('processing'),
+      rules: () => rules.forMatching(),
+    },
+    spawnWorker: () => spawnWorkerProcess(config),
   });
-  const queue: QueueDriver = config.redisUrl
-    ? new RedisQueue({
-        config,
-        jobs: jobRepo,
-        bus,
-        log,
-        local: localQueue,
-        record: { ingestion, sources: sourceRepo, index },
-        rules,
-        settings,
-      })
-    : localQueue;
-  const jobs = new JobService({ jobs: jobRepo, queue, bus, log });
+  const jobs = new JobService({ jobs: jobRepo, queue, bus, log, maxQueued: opts.maxQueuedJobs });
   const sources = new SourceService({
     sources: sourceRepo,
     snippets: snippetRepo,
@@ -267,15 +254,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   health.register('backups', () => backups.health());
-  health.register('index', () => ({
-    status: 'healthy',
-    details: {
-      total_vectors: index.size,
-      dimension: index.dimension,
-      embedder: engine.id,
-      last_saved_at: index.lastSavedAt,
-    },
-  }));
+  health.register('index', () => index.health());
   health.register('queue', async () => {
     const c = jobRepo.countByStatus();
     const pending = c.pending ?? 0;
@@ -314,6 +293,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerFaithfulTextGuard(app);
 
   app.addHook('onResponse', async (req, reply) => {
     const line = `${req.method} ${redactUrl(req.url)} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`;
@@ -381,35 +361,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }),
   );
 
-  const webDist =
-    config.webDist && fs.existsSync(path.join(config.webDist, 'index.html'))
-      ? config.webDist
-      : null;
-  if (webDist) {
-    await app.register(fastifyStatic, { root: webDist, serve: false });
-    app.get('/*', { schema: { hide: true } }, (req, reply) => {
-      if (req.url === '/api' || req.url.startsWith('/api/')) return reply.callNotFound();
-      const rel = (req.params as { '*': string })['*'] ?? '';
-      // A NUL cannot name a file (the file system call would throw): no such page.
-      if (rel.includes('\0')) return reply.callNotFound();
-      const file = path.join(webDist, rel);
-      if (
-        rel &&
-        file.startsWith(webDist + path.sep) &&
-        fs.statSync(file, { throwIfNoEntry: false })?.isFile()
-      ) {
-        // Vite names assets by content hash: they never change under the same name.
-        if (rel.startsWith('assets/'))
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-        else reply.header('cache-control', 'no-cache');
-        return reply.sendFile(rel, { cacheControl: false });
-      }
-      // Client-side routes all load the console.
-      return reply
-        .header('cache-control', 'no-cache')
-        .sendFile('index.html', { cacheControl: false });
-    });
-  }
+  await consoleStatic(app, config.webDist);
 
   app.setNotFoundHandler((req, reply) =>
     reply
@@ -433,21 +385,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   );
 
-  const startQueue = async () => {
-    await queue.recover();
-    await queue.start(config.workers);
-  };
-  let queueStarted: Promise<void> = Promise.resolve();
-  if (queue === localQueue) {
-    await startQueue();
-  } else {
-    // In the Redis mode the local embedded queue still runs server-only jobs. Redis may come up
-    // after the server: the rest waits for it in the background (health shows what is missing).
-    localQueue.start(1);
-    queueStarted = startQueue().catch((e: unknown) =>
-      log.error({ component: 'queue', err: e }, 'Starting the Redis queue failed'),
-    );
-  }
+  const { started: queueStarted } = await startQueue(queue, config.workers, log);
   backups.start();
 
   app.addHook('onClose', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { VERSION } from './app.js';
 import type { Config } from './config.js';
 import { Engine } from './engine/engine.js';
+import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
 import { createLogger, LogSink } from './logging.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
@@ -19,7 +20,7 @@ import { SnippetRepository } from './store/snippet.repository.js';
 const USAGE = `Usage: adam <command>
 
 Commands:
-  serve         start the API and console (default)
+  serve         start the API and console
   worker        with REDIS_URL: take jobs from Redis and do their work (any machine)
   backup        back up ADAM_DATA_DIR (store + vector index) into ADAM_DATA_DIR/backups
   backups       list the backups, newest first
@@ -27,8 +28,9 @@ Commands:
   reindex       re-embed every snippet with the active embedder and rebuild the index
   help          show this text
 
-backup, restore and reindex work on the data directory directly: run them while the server
-is stopped (or use the console's maintenance screen while it runs).`;
+backup, restore and reindex work on the data directory directly: they refuse while a server
+uses it (stop the server, or use the console's Maintenance screen while it runs).
+Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
 
 /**
  * The store and the index of ADAM_DATA_DIR without the HTTP server or the job queue: a
@@ -71,11 +73,25 @@ function openData(config: Config) {
 
 type Data = ReturnType<typeof openData>;
 
-/** Runs a maintenance command; any error is printed as one line and exits 1. */
-async function maintenance(fn: (data: Data, config: Config) => Promise<void>): Promise<never> {
+/**
+ * Runs a maintenance command; any error is printed as one line and exits 1. A command that
+ * writes (`writes` names it) holds the data directory's lock while it runs: it refuses while a
+ * server uses the directory, and a server started meanwhile refuses in turn.
+ */
+async function maintenance(
+  fn: (data: Data, config: Config) => Promise<void>,
+  writes?: 'backup' | 'restore' | 'reindex',
+): Promise<never> {
   const config = configOrExit();
   let data: Data | null = null;
   let code = 0;
+  try {
+    if (writes) process.once('exit', lockDataDir(config.dataDir, writes).release);
+  } catch (e) {
+    if (!(e instanceof DataDirBusy)) throw e;
+    console.error(e.message);
+    process.exit(1);
+  }
   try {
     data = openData(config);
     await fn(data, config);
@@ -93,9 +109,13 @@ async function maintenance(fn: (data: Data, config: Config) => Promise<void>): P
   process.exit(code);
 }
 
-const [command = 'serve', ...args] = process.argv.slice(2);
+const [command, ...args] = process.argv.slice(2);
 
 switch (command) {
+  case undefined:
+    // No command: say what there is rather than start a server nobody asked for.
+    console.log(USAGE);
+    break;
   case 'serve':
     await serve(configOrExit());
     break;
@@ -119,7 +139,7 @@ switch (command) {
       console.log(
         `  ${b.size_mb} MB, ${b.counts.snippets} snippets, ${b.counts.vectors} vectors, ${b.counts.users} users, ${b.counts.rules} rules`,
       );
-    });
+    }, 'backup');
     break;
   case 'backups':
     await maintenance(async ({ backups }) => {
@@ -147,7 +167,7 @@ switch (command) {
         `  index: ${r.reconcile.reindexed} re-indexed, ${r.reconcile.marked_pending} were missing, ${r.reconcile.index_only} index-only`,
       );
       console.log('  API keys and logs were kept as they were.');
-    });
+    }, 'restore');
     break;
   case 'reindex':
     await maintenance(async ({ index }) => {
@@ -163,7 +183,7 @@ switch (command) {
       console.log(
         `Index rebuilt: ${r.indexed} of ${r.total} snippets indexed, ${r.reembedded} re-embedded`,
       );
-    });
+    }, 'reindex');
     break;
   case 'help':
   case '--help':

@@ -6,7 +6,7 @@ import { normaliseOrigin } from './lib/origin.js';
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
-  ADAM_DATA_DIR: z.string().min(1).default('./data'),
+  ADAM_DATA_DIR: z.string().optional(),
   ADAM_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
   ADAM_ADMIN_PASSWORD: z.string().min(1).default('admin'),
   REDIS_URL: z
@@ -59,8 +59,19 @@ export interface Config {
    * (a console served from another address); see http/cross-site.ts.
    */
   allowedOrigins: string[];
-  /** Login throttling: failures allowed per window, per e-mail and per client address. */
-  loginThrottle: { windowSeconds: number; perEmail: number; perAddress: number };
+  /**
+   * Login throttling, see AuthService.login: failures allowed per window per (e-mail, address)
+   * and per address, refused with 429; past `accountDelayAfter` failures of one e-mail from any
+   * address, every attempt on it waits, doubling from `accountDelayBaseMs` up to `accountDelayMaxMs`.
+   */
+  loginThrottle: {
+    windowSeconds: number;
+    perAccountAndAddress: number;
+    perAddress: number;
+    accountDelayAfter: number;
+    accountDelayBaseMs: number;
+    accountDelayMaxMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -77,7 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: path.resolve(e.ADAM_DATA_DIR),
+    // An explicit directory is read from where the command runs, as a shell user expects.
+    dataDir: e.ADAM_DATA_DIR ? path.resolve(e.ADAM_DATA_DIR) : DEFAULT_DATA_DIR,
     adminEmail: e.ADAM_ADMIN_EMAIL,
     adminPassword: e.ADAM_ADMIN_PASSWORD,
     redisUrl: e.REDIS_URL,
@@ -90,7 +102,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyTtlSeconds: Math.round(e.ADAM_API_KEY_TTL_HOURS * 3600),
     refreshGraceSeconds: 7 * 24 * 3600,
     webDist: e.ADAM_WEB_DIST === undefined ? defaultWebDist() : e.ADAM_WEB_DIST || null,
-    loginThrottle: { windowSeconds: 15 * 60, perEmail: 5, perAddress: 20 },
+    loginThrottle: {
+      windowSeconds: 15 * 60,
+      perAccountAndAddress: 5,
+      perAddress: 20,
+      accountDelayAfter: 5,
+      accountDelayBaseMs: 500,
+      accountDelayMaxMs: 8000,
+    },
     workerLockMs: e.ADAM_WORKER_LOCK_MS,
   };
 }
@@ -101,6 +120,12 @@ function splitList(value: string): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/**
+ * The repository's data/ folder, found from this file (src/config.ts under tsx, dist/config.js
+ * built): `npm start` at the root and `npm run dev` in packages/server see the same store.
+ */
+export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'data');
 
 function defaultWebDist(): string {
   // dist/config.js or src/config.ts → packages/server → packages/web/dist

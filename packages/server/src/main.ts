@@ -1,29 +1,43 @@
-import { buildApp } from './app.js';
+import net from 'node:net';
+import { buildApp, type Adam } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './services/auth.service.js';
 
-/** Starts the API and console on HOST:PORT and shuts down cleanly on SIGINT/SIGTERM. */
+/** A start-up refusal a user can act on: printed as its one line, without a stack. */
+export class StartError extends Error {}
+
+/**
+ * Starts the API and console on HOST:PORT and shuts down cleanly on SIGINT/SIGTERM. A busy port
+ * or a data directory held by another server ends the process with one line and exit code 1.
+ */
 export async function serve(config: Config): Promise<void> {
-  const { app, log, engineStarted } = await buildApp(config, { stdoutLogs: true });
-  // Listening once the engine is warm: the first search or ingestion does not pay its start
-  // (the first start of a data dir also converts the built-in model, ~8 s).
-  const started = performance.now();
-  if (await engineStarted) {
-    const ms = Math.round(performance.now() - started);
-    log.info({ component: 'engine' }, `Engine ready (${config.workers || 1} thread(s), +${ms} ms)`);
+  try {
+    await start(config);
+  } catch (e) {
+    if (e instanceof StartError || e instanceof DataDirBusy) {
+      console.error(e.message);
+      process.exit(1);
+    }
+    throw e;
   }
-  await app.listen({ port: config.port, host: config.host });
-  const addr = app.server.address();
-  const where =
-    addr && typeof addr === 'object' ? `http://${config.host}:${addr.port}` : String(addr);
-  log.info(
-    { component: 'server' },
-    `ADAM listening on ${where} (data in ${config.dataDir}${config.webDist ? '' : ', API only'})`,
-  );
+}
 
+async function start(config: Config): Promise<void> {
+  const lock = lockDataDir(config.dataDir);
+  // Also on process.exit and on a crash that still runs exit handlers; a kill -9 leaves a lock
+  // whose pid is dead, which the next start takes over.
+  process.once('exit', lock.release);
+
+  let adam: Adam | null = null;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    // Before the app exists there is nothing to close (handlers are in place from the start,
+    // so a supervisor's SIGTERM during the engine warm-up still ends the process cleanly).
+    if (!adam) process.exit(0);
+    const { app, log } = adam;
     log.info({ component: 'server' }, `${signal} received: finishing requests and closing`);
     const force = setTimeout(() => {
       log.error({ component: 'server' }, 'Shutdown took longer than 10 s: exiting');
@@ -40,6 +54,74 @@ export async function serve(config: Config): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  // Checked before the engine warms up (seconds): a busy port is said at once.
+  await probePort(config);
+
+  adam = await buildApp(config, { stdoutLogs: true });
+  const { app, log, engineStarted, services } = adam;
+  // Listening once the engine is warm: the first search or ingestion does not pay its start
+  // (the first start of a data dir also converts the built-in model, ~8 s).
+  const started = performance.now();
+  if (await engineStarted) {
+    const ms = Math.round(performance.now() - started);
+    log.info({ component: 'engine' }, `Engine ready (${config.workers || 1} thread(s), +${ms} ms)`);
+  }
+  if (closing) return;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (e) {
+    const message = listenErrorMessage(e, config);
+    if (!message) throw e;
+    closing = true;
+    await app.close();
+    throw new StartError(message);
+  }
+  const addr = app.server.address();
+  const where =
+    addr && typeof addr === 'object' ? `http://${config.host}:${addr.port}` : String(addr);
+  log.info(
+    { component: 'server' },
+    `ADAM listening on ${where} (data in ${config.dataDir}${config.webDist ? '' : ', API only'})`,
+  );
+  if (await services.auth.usesDefaultCredentials()) {
+    log.info(
+      { component: 'server' },
+      `Log in as ${DEFAULT_ADMIN_EMAIL} / ${DEFAULT_ADMIN_PASSWORD}, then change the password under Settings → Security`,
+    );
+  }
+}
+
+/** Fails with the one-line message when HOST:PORT cannot be listened on (PORT=0 always can). */
+async function probePort(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  const probe = net.createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port: config.port, host: config.host, exclusive: true }, resolve);
+    });
+  } catch (e) {
+    const message = listenErrorMessage(e, config);
+    if (message) throw new StartError(message);
+    throw e;
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
+function listenErrorMessage(e: unknown, config: Config): string | null {
+  const { port, host } = config;
+  switch ((e as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return `Port ${port} is already in use (PORT=${port}): stop the other server or set PORT to a free port.`;
+    case 'EACCES':
+      return `Port ${port} needs administrator rights (PORT=${port}): set PORT to 1024 or above.`;
+    case 'EADDRNOTAVAIL':
+      return `${host} is not an address of this machine (HOST=${host}): set HOST to 127.0.0.1, or 0.0.0.0 for every interface.`;
+    default:
+      return null;
+  }
 }
 
 export function configOrExit(): Config {

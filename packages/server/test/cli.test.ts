@@ -1,30 +1,41 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir } from './helpers.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
-function runCli(dataDir: string, ...args: string[]) {
+const spawned: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+function spawnCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(
     process.execPath,
     ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
     {
       cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
+      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  spawned.push(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+  const exited = new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
     child.on('exit', (code) => resolve({ code, out, err })),
   );
+  return { child, exited, output: () => out };
+}
+
+function runCli(dataDir: string, ...args: string[]) {
+  return spawnCli(dataDir, args).exited;
 }
 
 function readDb<T>(dataDir: string, fn: (db: Database.Database) => T): T {
@@ -151,4 +162,49 @@ describe('adam CLI maintenance commands', () => {
     expect(r.err).toContain('Unknown command: frobnicate');
     expect(r.err).toContain('reindex');
   }, 60_000);
+});
+
+describe('adam with no command, adam serve', () => {
+  it('prints its help with no command instead of starting a server', async () => {
+    const r = await runCli(tempDir());
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^Usage: adam <command>/);
+    expect(r.out).toMatch(/^ {2}serve {9}start the API and console$/m);
+  }, 60_000);
+
+  it('serve starts a server; backup, restore and reindex refuse while it runs', async () => {
+    const dir = tempDir();
+    linkSharedModel(dir);
+    const server = spawnCli(dir, ['serve'], { PORT: '0' });
+    const port = await new Promise<string>((resolve, reject) => {
+      const t = setInterval(() => {
+        const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output());
+        if (m) resolve(m[1]!);
+        else if (server.child.exitCode !== null) reject(new Error(server.output()));
+      }, 50);
+      void server.exited.finally(() => clearInterval(t));
+      void new Promise((r) => setTimeout(r, 30_000)).then(() => reject(new Error('timeout')));
+    });
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(200);
+    const pid = server.child.pid!;
+
+    const refusal = `A server (pid ${pid}) is using ${dir}: stop it first, or use the console's Maintenance screen.\n`;
+    for (const args of [['backup'], ['restore', '20260101-000000-000'], ['reindex']]) {
+      const r = await runCli(dir, ...args);
+      expect(r.code, args[0]).toBe(1);
+      expect(r.err, args[0]).toBe(refusal);
+      expect(r.out, args[0]).toBe('');
+    }
+    // Listing only reads.
+    const list = await runCli(dir, 'backups');
+    expect(list.code).toBe(0);
+
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    // Stopped: the directory is free again.
+    const backup = await runCli(dir, 'backup');
+    expect(backup.err).toBe('');
+    expect(backup.code).toBe(0);
+  }, 120_000);
 });

@@ -6,6 +6,7 @@ import {
   DEFAULT_ADMIN_PASSWORD,
   type AuthService,
 } from '../services/auth.service.js';
+import { presentedKey, type KeyBearer } from '../lib/presented-key.js';
 import type { HealthService } from '../services/health.service.js';
 import type { MetricsService } from '../services/metrics.service.js';
 import type { SettingsService } from '../services/settings.service.js';
@@ -23,7 +24,8 @@ export function systemRoutes(deps: {
     app.get(
       '/health',
       { config: { public: true }, schema: { tags: ['system'], response: { 200: HealthResponse } } },
-      async () => deps.health.report(),
+      // Public for probes; where the data lives on disk is told only to a caller with a key.
+      async (req) => deps.health.report({ withPaths: presentsValidKey(deps.auth, req) }),
     );
 
     app.get(
@@ -51,4 +53,13 @@ export function systemRoutes(deps: {
       async () => deps.metrics.realtime(),
     );
   };
+}
+
+function presentsValidKey(auth: AuthService, req: KeyBearer): boolean {
+  try {
+    auth.authenticate(presentedKey(req));
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,7 +13,11 @@ export class HealthService {
     this.checks.set(component, check);
   }
 
-  async report(): Promise<HealthResponse> {
+  /**
+   * `withPaths: false` (an unauthenticated caller) leaves out where things are on disk: the
+   * `path` details and any absolute path inside a detail or an error message.
+   */
+  async report({ withPaths = true }: { withPaths?: boolean } = {}): Promise<HealthResponse> {
     const components: Record<string, ComponentHealth> = {};
     await Promise.all(
       [...this.checks].map(async ([name, check]) => {
@@ -30,6 +34,9 @@ export class HealthService {
       : statuses.includes('degraded')
         ? 'degraded'
         : 'healthy';
+    if (!withPaths) {
+      for (const [name, c] of Object.entries(components)) components[name] = withoutPaths(c);
+    }
     return {
       status,
       version: this.version,
@@ -37,6 +44,36 @@ export class HealthService {
       components,
     };
   }
+}
+
+// An absolute POSIX path (a slash not preceded by a word character, a colon or a slash, so URLs
+// and ratios are left alone) or a Windows one (C:\ or \\server).
+const ABSOLUTE_PATH =
+  /(?<![\w:/.])\/[^\s'"`,;()<>]+|\b[A-Za-z]:\\[^\s'"`,;()<>]*|\\\\[^\s'"`,;()<>]+/g;
+const PATH_KEYS = new Set(['path', 'dir', 'file']);
+
+export function redactPaths(text: string): string {
+  return text.replace(ABSOLUTE_PATH, '[path]');
+}
+
+function withoutPaths(c: ComponentHealth): ComponentHealth {
+  const strip = (v: unknown): unknown => {
+    if (typeof v === 'string') return redactPaths(v);
+    if (Array.isArray(v)) return v.map(strip);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v)
+          .filter(([k]) => !PATH_KEYS.has(k))
+          .map(([k, x]) => [k, strip(x)]),
+      );
+    }
+    return v;
+  };
+  return {
+    status: c.status,
+    ...(c.details ? { details: strip(c.details) as Record<string, unknown> } : {}),
+    ...(c.error !== undefined ? { error: redactPaths(c.error) } : {}),
+  };
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
