@@ -178,6 +178,7 @@ describe('configuration', () => {
     expect(c.adminEmail).toBe('admin@example.com');
     expect(c.redisUrl).toBeUndefined();
     expect(c.workers).toBe(1);
-    expect(c.dataDir).toBe(path.resolve('./data'));
+    // data/ at the repository root, whatever the working directory (issue 9).
+    expect(c.dataDir).toBe(path.resolve(import.meta.dirname, '..', '..', '..', 'data'));
   });
 });

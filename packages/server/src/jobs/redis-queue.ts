@@ -60,6 +60,8 @@ export class RedisQueue implements QueueDriver {
     });
     for (const r of [this.redis, this.blocking])
       r.on('error', (e) => this.warn(`Redis: ${e.message}`));
+    // Without a listener BullMQ prints every failed reconnect to stderr with its stack.
+    this.queue.on('error', (e) => this.warn(`Redis queue: ${e.message}`));
   }
 
   private warn(line: string) {
