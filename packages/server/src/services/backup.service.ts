@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import {
   AUTO_BACKUP_RETENTION,
   BACKUP_ID_PATTERN,
@@ -21,8 +20,17 @@ import type { Logger } from '../logging.js';
 import type { EventBus } from '../realtime/event-bus.js';
 import { migrate, type Db } from '../store/db.js';
 import { migrations } from '../store/migrations/index.js';
+import {
+  integrityProblems,
+  schemaVersionOf,
+  tableCounts,
+  useRollbackJournal,
+  withStoreFile,
+} from '../store/store-file.js';
+import { replaceDataFrom } from '../store/store-swap.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
 import { prepareInstall, snapshotIndex } from '../vector/index-files.js';
+import { AutoBackupScheduler } from './backup-scheduler.js';
 import type { IndexService } from './index.service.js';
 
 const DB_FILE = 'adam.db';
@@ -30,27 +38,6 @@ const MANIFEST = 'manifest.json';
 const INDEX_DIR = 'index';
 /** Scratch space of a restore, cleared at start: never listed, never a backup. */
 const RESTORE_SCRATCH = '.restore';
-/**
- * Tables a restore leaves as they are: `api_keys` so the operator who restores stays logged in
- * (keys of users the backup does not have are dropped), `logs` and `activity` so the restore
- * itself and what led to it stay readable, `schema_migrations` because the copy was migrated to
- * this version, and the snippet aggregates because the snippets' triggers redo them as the rows
- * are swapped (whatever the order the tables are copied in).
- */
-const KEPT_TABLES = new Set([
-  'api_keys',
-  'logs',
-  'activity',
-  'schema_migrations',
-  'snippet_stats',
-  'snippet_hourly',
-  'emotion_hourly',
-  'emotion_totals',
-  'snippet_counts',
-]);
-/** An overdue auto backup (or the first one) runs this many minutes after start. */
-const AUTO_GRACE_MINUTES = 5;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface BackupServiceDeps {
   db: Db;
@@ -62,7 +49,7 @@ export interface BackupServiceDeps {
   version: string;
   /** The live index directory (default `<dataDir>/index`). */
   indexDir?: string;
-  /** Length of the settings' minutes in ms; tests shrink it to watch the auto backup run. */
+  /** Length of the settings' minutes in ms (auto backups); tests shrink it to watch them run. */
   minutesToMs?: (minutes: number) => number;
   now?: () => number;
   /**
@@ -74,26 +61,34 @@ export interface BackupServiceDeps {
 
 /**
  * Consistent snapshots of the store and the vector index in `<data>/backups/<id>/`, their
- * listing, verified restore and the auto-backup timer. One backup or restore at a time.
+ * listing and verified restore. One backup or restore at a time. The auto-backup timer is its
+ * own AutoBackupScheduler; start(), close() and health() still drive it from here.
  */
 export class BackupService {
   private readonly root: string;
   private readonly indexDir: string;
-  private readonly minutesToMs: (minutes: number) => number;
   private readonly now: () => number;
+  private readonly scheduler: AutoBackupScheduler;
   private busy: 'backup' | 'restore' | null = null;
-  private running: Promise<unknown> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private nextDueAt: number | null = null;
-  private lastAutoError: string | null = null;
-  private unsubscribe: (() => void) | null = null;
+  private current: Promise<unknown> | null = null;
   private closed = false;
 
   constructor(private readonly deps: BackupServiceDeps) {
     this.root = path.join(deps.dataDir, 'backups');
     this.indexDir = deps.indexDir ?? path.join(deps.dataDir, INDEX_DIR);
-    this.minutesToMs = deps.minutesToMs ?? ((m) => m * 60_000);
     this.now = deps.now ?? Date.now;
+    this.scheduler = new AutoBackupScheduler({
+      backups: this,
+      bus: deps.bus,
+      settings: deps.settings,
+      minutesToMs: deps.minutesToMs,
+      now: this.now,
+    });
+  }
+
+  /** What runs now, a backup or a restore, or null. */
+  get running(): 'backup' | 'restore' | null {
+    return this.busy;
   }
 
   // ---------------------------------------------------------------- create
@@ -118,17 +113,12 @@ export class BackupService {
 
       const dbFile = path.join(tmp, DB_FILE);
       await this.deps.db.backup(dbFile);
-      const snap = new Database(dbFile);
-      let counts: BackupCounts;
-      let schemaVersion: number;
-      try {
+      const { counts, schemaVersion } = withStoreFile(dbFile, (snap) => {
         // A self-contained file: no -wal beside it, so its checksum is the whole truth.
-        snap.pragma('journal_mode = DELETE');
-        counts = { ...tableCounts(snap), vectors };
-        schemaVersion = schemaVersionOf(snap);
-      } finally {
-        snap.close();
-      }
+        useRollbackJournal(snap);
+        const counts: BackupCounts = { ...tableCounts(snap), vectors };
+        return { counts, schemaVersion: schemaVersionOf(snap) };
+      });
 
       const files: BackupFile[] = [];
       for (const rel of [DB_FILE, ...listFiles(tmp, INDEX_DIR)]) {
@@ -255,7 +245,16 @@ export class BackupService {
       const install = await this.deps.index.replaceFiles(() => {
         const prepared = prepareInstall(staged, this.indexDir);
         try {
-          this.swapStore(copy, () => prepared.commit());
+          // The index's manifest goes in as the store transaction's last step.
+          replaceDataFrom(this.deps.db, copy, (broken) => {
+            if (broken.length) {
+              const tables = [...new Set(broken.map((b) => b.table))].join(', ');
+              throw new Unprocessable(
+                `Backup is inconsistent: ${broken.length} foreign key violation(s) in ${tables}`,
+              );
+            }
+            prepared.commit();
+          });
         } catch (e) {
           prepared.rollback();
           throw e;
@@ -308,69 +307,18 @@ export class BackupService {
 
   /** Integrity check of the copied store, then brings it to this version's schema. */
   private prepareCopy(id: string, file: string): void {
-    let copy: Db | null = null;
     try {
-      copy = new Database(file);
-      const result = copy.pragma('integrity_check', { simple: false }) as {
-        integrity_check: string;
-      }[];
-      const problems = result.map((r) => r.integrity_check).filter((r) => r !== 'ok');
-      if (problems.length) throw new Error(problems.slice(0, 3).join('; '));
-      if (schemaVersionOf(copy) > schemaVersionOf(this.deps.db))
-        throw new Error('its schema is newer than this server');
-      migrate(copy, migrations);
+      withStoreFile(file, (copy) => {
+        const problems = integrityProblems(copy);
+        if (problems.length) throw new Error(problems.slice(0, 3).join('; '));
+        if (schemaVersionOf(copy) > schemaVersionOf(this.deps.db))
+          throw new Error('its schema is newer than this server');
+        migrate(copy, migrations);
+      });
     } catch (e) {
       throw new Unprocessable(
         `Backup ${id} is damaged: ${DB_FILE} fails the integrity check: ${(e as Error).message}`,
       );
-    } finally {
-      copy?.close();
-    }
-  }
-
-  /**
-   * Replaces every data table of the live store with the copy's, in one transaction whose last
-   * step is `last`: if it throws, the store is rolled back.
-   */
-  private swapStore(copyFile: string, last: () => void): void {
-    const db = this.deps.db;
-    // Deleting users would cascade to api_keys; foreign keys are checked by hand below.
-    db.pragma('foreign_keys = OFF');
-    try {
-      db.prepare('ATTACH DATABASE ? AS restored').run(copyFile);
-      try {
-        const live = dataTables(db, 'main');
-        const saved = new Set(dataTables(db, 'restored'));
-        db.transaction(() => {
-          for (const t of live) {
-            if (!saved.has(t)) continue;
-            const theirs = new Set(columnsOf(db, 'restored', t));
-            const cols = columnsOf(db, 'main', t)
-              .filter((c) => theirs.has(c))
-              .map(quote)
-              .join(', ');
-            db.exec(`DELETE FROM main.${quote(t)}`);
-            db.exec(
-              `INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM restored.${quote(t)}`,
-            );
-          }
-          if (live.includes('api_keys'))
-            db.exec('DELETE FROM main.api_keys WHERE user_id NOT IN (SELECT id FROM main.users)');
-          if (hasTable(db, 'main', 'snippets_fts'))
-            db.exec("INSERT INTO main.snippets_fts(snippets_fts) VALUES ('rebuild')");
-          const broken = db.prepare('PRAGMA main.foreign_key_check').all() as { table: string }[];
-          if (broken.length) {
-            throw new Unprocessable(
-              `Backup is inconsistent: ${broken.length} foreign key violation(s) in ${[...new Set(broken.map((b) => b.table))].join(', ')}`,
-            );
-          }
-          last();
-        }).immediate();
-      } finally {
-        db.exec('DETACH DATABASE restored');
-      }
-    } finally {
-      db.pragma('foreign_keys = ON');
     }
   }
 
@@ -389,91 +337,41 @@ export class BackupService {
     if (this.closed) throw new Conflict('The server is shutting down');
     this.busy = what;
     const p = fn();
-    this.running = p;
+    this.current = p;
     try {
       return await p;
     } finally {
       this.busy = null;
-      this.running = null;
+      this.current = null;
     }
   }
 
-  // ---------------------------------------------------------------- auto backup
+  // ---------------------------------------------------------------- lifecycle
 
-  /** Starts the auto-backup timer (re-read when general settings change) and clears leftovers. */
+  /** Clears what an interrupted backup or restore left, then starts the auto-backup timer. */
   start(): void {
+    this.clearLeftovers();
+    this.scheduler.start();
+  }
+
+  /** Half-made backups (`<id>.tmp`) and a restore's scratch: never listed, never resumed. */
+  clearLeftovers(): void {
     for (const name of safeReaddir(this.root)) {
       if (name.endsWith('.tmp') || name === RESTORE_SCRATCH)
         fs.rmSync(path.join(this.root, name), { recursive: true, force: true });
     }
-    this.unsubscribe = this.deps.bus.on('settings.updated', ({ section }) => {
-      if (section === 'general') this.schedule();
-    });
-    this.schedule();
   }
 
   /** Stops the timer and waits for a running backup or restore. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.nextDueAt = null;
-    this.unsubscribe?.();
-    await this.running?.catch(() => undefined);
-  }
-
-  /** Next auto backup: the last one plus the frequency, or a short grace after start. */
-  private schedule(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.nextDueAt = null;
-    if (this.closed) return;
-    const g = this.deps.settings();
-    if (!g.auto_backup) return;
-    const now = this.now();
-    const last = this.list().find((b) => b.reason === 'auto');
-    const soonest = now + this.minutesToMs(AUTO_GRACE_MINUTES);
-    const due = last
-      ? Math.max(Date.parse(last.created_at) + this.minutesToMs(g.backup_frequency), soonest)
-      : soonest;
-    this.nextDueAt = due;
-    this.timer = setTimeout(() => void this.runAuto(), Math.min(due - now, MAX_TIMER_MS));
-    this.timer.unref();
-  }
-
-  private async runAuto(): Promise<void> {
-    this.timer = null;
-    if (this.busy) {
-      this.schedule();
-      return;
-    }
-    try {
-      await this.create('auto');
-      this.lastAutoError = null;
-    } catch (e) {
-      this.lastAutoError = (e as Error).message;
-    }
-    this.schedule();
+    this.scheduler.close();
+    await this.current?.catch(() => undefined);
   }
 
   /** The `backups` component of /health. */
   health(): ComponentHealth {
-    const all = this.list();
-    const last = all[0];
-    const g = this.deps.settings();
-    return {
-      status: this.lastAutoError ? 'degraded' : 'healthy',
-      ...(this.lastAutoError ? { error: `Last auto backup failed: ${this.lastAutoError}` } : {}),
-      details: {
-        last_backup_id: last?.id ?? null,
-        last_backup_at: last?.created_at ?? null,
-        count: all.length,
-        auto_backup: g.auto_backup,
-        frequency_minutes: g.backup_frequency,
-        next_due_at: this.nextDueAt === null ? null : new Date(this.nextDueAt).toISOString(),
-        running: this.busy,
-      },
-    };
+    return this.scheduler.health();
   }
 }
 
@@ -553,58 +451,4 @@ async function sha256File(file: string): Promise<string> {
   const h = createHash('sha256');
   for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
   return h.digest('hex');
-}
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-
-function hasTable(db: Db, schema: string, name: string): boolean {
-  return (
-    db
-      .prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE type = 'table' AND name = ?`)
-      .get(name) !== undefined
-  );
-}
-
-/** Ordinary tables of a schema: no SQLite internals, virtual tables or their shadow tables. */
-function dataTables(db: Db, schema: string): string[] {
-  const rows = db
-    .prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table'`)
-    .all() as { name: string; sql: string | null }[];
-  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
-  return rows
-    .map((r) => r.name)
-    .filter(
-      (n) =>
-        !n.startsWith('sqlite_') &&
-        !KEPT_TABLES.has(n) &&
-        !virtual.some((v) => n === v || n.startsWith(`${v}_`)),
-    );
-}
-
-function columnsOf(db: Db, schema: string, table: string): string[] {
-  return (
-    db.prepare(`PRAGMA ${schema}.table_info(${quote(table)})`).all() as { name: string }[]
-  ).map((c) => c.name);
-}
-
-function schemaVersionOf(db: Db): number {
-  if (!hasTable(db, 'main', 'schema_migrations')) return 0;
-  return (db.prepare('SELECT MAX(id) FROM schema_migrations').pluck().get() as number | null) ?? 0;
-}
-
-function tableCounts(db: Db): Omit<BackupCounts, 'vectors'> {
-  const n = (t: string) =>
-    hasTable(db, 'main', t)
-      ? (db
-          .prepare(`SELECT COUNT(*) FROM ${quote(t)}`)
-          .pluck()
-          .get() as number)
-      : 0;
-  return {
-    snippets: n('snippets'),
-    users: n('users'),
-    rules: n('scraping_rules'),
-    jobs: n('jobs'),
-    sources: n('sources'),
-  };
 }

@@ -14,6 +14,7 @@ import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { HealthService } from './health.service.js';
 import { blobToVector, type IndexService } from './index.service.js';
 import type { JobService } from './job.service.js';
+import { SnippetDeleter } from './snippet-deleter.js';
 
 type Parsed = z.output<typeof Req>;
 
@@ -21,6 +22,8 @@ type Parsed = z.output<typeof Req>;
 const breathe = () => new Promise<void>((r) => setImmediate(r));
 
 export class MaintenanceService {
+  private readonly deleter: SnippetDeleter;
+
   constructor(
     private readonly deps: {
       snippets: SnippetRepository;
@@ -30,7 +33,9 @@ export class MaintenanceService {
       bus: EventBus;
       log: Logger;
     },
-  ) {}
+  ) {
+    this.deleter = new SnippetDeleter(deps);
+  }
 
   /**
    * When the settings ask for another index storage, queues the rebuild that moves the index to
@@ -172,7 +177,7 @@ export class MaintenanceService {
       await breathe();
     }
     const ids = [...gone].sort((a, b) => a - b);
-    if (!dryRun && ids.length) this.remove(ids);
+    if (!dryRun && ids.length) this.deleter.delete(ids);
     const verb = dryRun ? 'Found' : 'Removed';
     this.deps.log.info(
       { component: 'maintenance' },
@@ -190,7 +195,7 @@ export class MaintenanceService {
 
   private async cleanupLowQuality(threshold: number, dryRun: boolean): Promise<MaintenanceResult> {
     const ids = this.deps.snippets.idsBelowQuality(threshold);
-    if (!dryRun && ids.length) this.remove(ids);
+    if (!dryRun && ids.length) this.deleter.delete(ids);
     const verb = dryRun ? 'Found' : 'Removed';
     this.deps.log.info(
       { component: 'maintenance' },
@@ -204,15 +209,6 @@ export class MaintenanceService {
       counts: { deleted: dryRun ? 0 : ids.length, found: ids.length, threshold },
       ids: ids.slice(0, 1000),
     };
-  }
-
-  private remove(ids: number[]): void {
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      this.deps.index.removeAndSave(chunk);
-      this.deps.snippets.deleteByIds(chunk);
-    }
-    this.deps.bus.emit('snippets.deleted', { ids });
   }
 
   async healthChecks(): Promise<MaintenanceHealth> {

@@ -24,6 +24,7 @@ import type {
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
 import { blobToVector, type IndexService, type ReconcileReport } from './index.service.js';
+import { SnippetDeleter } from './snippet-deleter.js';
 
 /** Consistency lists are capped; the summary always counts everything. */
 export const CONSISTENCY_LIST_LIMIT = 1000;
@@ -70,6 +71,8 @@ type ListQuery = z.output<typeof SnippetListQuery>;
 type SearchRequest = z.output<typeof SnippetSearchRequest>;
 
 export class SnippetService {
+  private readonly deleter: SnippetDeleter;
+
   constructor(
     private readonly deps: {
       snippets: SnippetRepository;
@@ -80,7 +83,9 @@ export class SnippetService {
       /** The processing setting `search_vector_weight`, read at each search. */
       vectorWeight: () => number;
     },
-  ) {}
+  ) {
+    this.deleter = new SnippetDeleter(deps);
+  }
 
   list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): SnippetList {
     const filter: SnippetFilter = {
@@ -270,14 +275,14 @@ export class SnippetService {
 
   /** Removes the row and its vector; says which of the two existed. */
   delete(id: number): DeleteSnippetResponse {
-    const inStore = this.deps.snippets.deleteByIds([id]) === 1;
-    const inIndex = this.deps.index.removeAndSave([id]).length === 1;
+    const deleted = this.deleter.delete([id]);
+    const inStore = deleted.snippets_deleted === 1;
+    const inIndex = deleted.vectors_deleted === 1;
     if (!inStore && !inIndex) throw new NotFound('snippet', id);
     this.deps.log.info(
       { component: 'snippets' },
       `Snippet ${id} deleted (store: ${inStore ? 'yes' : 'no'}, index: ${inIndex ? 'yes' : 'no'})`,
     );
-    this.deps.bus.emit('snippets.deleted', { ids: [id] });
     return { id, deleted: true, removed_from_store: inStore, removed_from_index: inIndex };
   }
 
@@ -356,12 +361,12 @@ export class SnippetService {
     }
     const ids = pick(report.diskOnly);
     if (opts.delete) {
-      this.deps.snippets.deleteByIds(ids);
+      // Pending rows may have a stale vector: it goes with them rather than stay an orphan.
+      this.deleter.delete(ids);
       this.deps.log.info(
         { component: 'snippets' },
         `Deleted ${ids.length} snippets missing from the index`,
       );
-      if (ids.length) this.deps.bus.emit('snippets.deleted', { ids });
       return { cleanup_type: type, action: 'deleted_rows', processed: ids.length, ids };
     }
     this.deps.snippets.markPending(ids);

@@ -7,6 +7,7 @@ import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository, SourceRow } from '../store/source.repository.js';
 import type { IndexService } from './index.service.js';
 import type { JobService } from './job.service.js';
+import { SnippetDeleter } from './snippet-deleter.js';
 
 /**
  * The URLs of an add-sources form: one per line or an array; blanks dropped, duplicates once.
@@ -54,6 +55,8 @@ function toSource(r: SourceRow): Source {
 }
 
 export class SourceService {
+  private readonly deleter: SnippetDeleter;
+
   constructor(
     private readonly deps: {
       sources: SourceRepository;
@@ -63,7 +66,9 @@ export class SourceService {
       bus: EventBus;
       log: Logger;
     },
-  ) {}
+  ) {
+    this.deleter = new SnippetDeleter(deps);
+  }
 
   process(req: {
     urls: string | string[];
@@ -106,24 +111,14 @@ export class SourceService {
   delete(id: number, deleteSnippets: boolean) {
     const source = this.deps.sources.findById(id);
     if (!source) throw new NotFound('source', id);
-    let snippetsDeleted = 0;
-    let vectorsDeleted = 0;
-    if (deleteSnippets) {
-      const ids = this.deps.snippets.idsMatching({ source_url: source.url });
-      vectorsDeleted = this.deps.index.removeAndSave(ids).length;
-      snippetsDeleted = this.deps.snippets.deleteByIds(ids);
-      if (ids.length) this.deps.bus.emit('snippets.deleted', { ids });
-    }
+    const deleted = deleteSnippets
+      ? this.deleter.delete(this.deps.snippets.idsMatching({ source_url: source.url }))
+      : { snippets_deleted: 0, vectors_deleted: 0 };
     this.deps.sources.deleteById(id);
     this.deps.log.info(
       { component: 'sources' },
-      `Source ${source.url} deleted${deleteSnippets ? ` with ${snippetsDeleted} snippets` : ''}`,
+      `Source ${source.url} deleted${deleteSnippets ? ` with ${deleted.snippets_deleted} snippets` : ''}`,
     );
-    return {
-      id,
-      deleted: true as const,
-      snippets_deleted: snippetsDeleted,
-      vectors_deleted: vectorsDeleted,
-    };
+    return { id, deleted: true as const, ...deleted };
   }
 }

@@ -1,0 +1,92 @@
+import type { Db } from './db.js';
+import { hasTable, quote } from './store-file.js';
+
+/**
+ * Tables a restore leaves as they are: `api_keys` so the operator who restores stays logged in
+ * (keys of users the backup does not have are dropped), `logs` and `activity` so the restore
+ * itself and what led to it stay readable, `schema_migrations` because the copy was migrated to
+ * this version, and the snippet aggregates because the snippets' triggers redo them as the rows
+ * are swapped (whatever the order the tables are copied in).
+ */
+export const KEPT_TABLES: ReadonlySet<string> = new Set([
+  'api_keys',
+  'logs',
+  'activity',
+  'schema_migrations',
+  'snippet_stats',
+  'snippet_hourly',
+  'emotion_hourly',
+  'emotion_totals',
+  'snippet_counts',
+]);
+
+/** A row `PRAGMA foreign_key_check` reports: `table` holds a reference with no parent. */
+export interface ForeignKeyViolation {
+  table: string;
+}
+
+/**
+ * Replaces every data table of `db` (all but KEPT_TABLES, virtual tables and their shadows)
+ * with the same table of the store file `copyFile`, on the columns both have, in one
+ * transaction; the full-text index is rebuilt from the new rows. `finish` runs last inside
+ * that transaction with the foreign-key violations left: if it throws, nothing changes.
+ */
+export function replaceDataFrom(
+  db: Db,
+  copyFile: string,
+  finish: (violations: ForeignKeyViolation[]) => void,
+): void {
+  // Deleting users would cascade to api_keys; the caller sees the foreign keys checked instead.
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.prepare('ATTACH DATABASE ? AS restored').run(copyFile);
+    try {
+      const saved = new Set(dataTables(db, 'restored'));
+      const swapped = dataTables(db, 'main').filter((t) => saved.has(t));
+      db.transaction(() => {
+        for (const t of swapped) {
+          const theirs = new Set(columnsOf(db, 'restored', t));
+          const cols = columnsOf(db, 'main', t)
+            .filter((c) => theirs.has(c))
+            .map(quote)
+            .join(', ');
+          db.exec(`DELETE FROM main.${quote(t)}`);
+          db.exec(
+            `INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM restored.${quote(t)}`,
+          );
+        }
+        if (swapped.includes('users') && hasTable(db, 'main', 'api_keys'))
+          db.exec('DELETE FROM main.api_keys WHERE user_id NOT IN (SELECT id FROM main.users)');
+        if (hasTable(db, 'main', 'snippets_fts'))
+          db.exec("INSERT INTO main.snippets_fts(snippets_fts) VALUES ('rebuild')");
+        finish(db.prepare('PRAGMA main.foreign_key_check').all() as ForeignKeyViolation[]);
+      }).immediate();
+    } finally {
+      db.exec('DETACH DATABASE restored');
+    }
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
+
+/** Ordinary tables of a schema: no SQLite internals, virtual tables or their shadow tables. */
+function dataTables(db: Db, schema: string): string[] {
+  const rows = db
+    .prepare(`SELECT name, sql FROM ${schema}.sqlite_master WHERE type = 'table'`)
+    .all() as { name: string; sql: string | null }[];
+  const virtual = rows.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql ?? '')).map((r) => r.name);
+  return rows
+    .map((r) => r.name)
+    .filter(
+      (n) =>
+        !n.startsWith('sqlite_') &&
+        !KEPT_TABLES.has(n) &&
+        !virtual.some((v) => n === v || n.startsWith(`${v}_`)),
+    );
+}
+
+function columnsOf(db: Db, schema: string, table: string): string[] {
+  return (
+    db.prepare(`PRAGMA ${schema}.table_info(${quote(table)})`).all() as { name: string }[]
+  ).map((c) => c.name);
+}
