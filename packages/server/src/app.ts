@@ -1,24 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import fastifyCookie from '@fastify/cookie';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
+import { buildCore, VERSION, type CoreServices } from './core.js';
 import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
-import { consoleStatic } from './http/console-static.js';
-import { registerCrossSiteGuard } from './http/cross-site.js';
-import { clientErrorHandler, frameworkErrors } from './http/framework-errors.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
-import { registerErrorHandler } from './http/errors.js';
-import { registerFaithfulTextGuard } from './http/faithful-text.js';
+import { consoleStatic } from './http/console-static.js';
+import { createHttpApp, notFound } from './http/http-app.js';
 import { jobRoutes } from './http/job.routes.js';
 import { maintenanceRoutes } from './http/maintenance.routes.js';
 import { playgroundRoutes } from './http/playground.routes.js';
@@ -26,48 +14,32 @@ import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
-import { spawnWorkerProcess } from './worker-process.js';
-import { RateWindow } from './lib/rate-window.js';
-import { redisPing } from './lib/redis-ping.js';
-import { createLogger, LogSink, redactUrl, type Logger } from './logging.js';
-import { EventBus } from './realtime/event-bus.js';
-import { liveStats } from './realtime/live-stats.js';
-import { realtimeChannel } from './realtime/ws-channel.js';
-import { Engine } from './engine/engine.js';
-import { EncyclopediaClient } from './scraping/wikipedia.js';
-import { SafeFetcher } from './scraping/safe-fetcher.js';
-import { ActivityService } from './services/activity.service.js';
-import { AnalyticsService } from './services/analytics.service.js';
-import { AuthService } from './services/auth.service.js';
-import { BackupService } from './services/backup.service.js';
-import { IndexService, type ReconcileReport } from './services/index.service.js';
-import { IngestionService } from './services/ingestion.service.js';
-import { JobService } from './services/job.service.js';
-import { MaintenanceService } from './services/maintenance.service.js';
-import { SourceService } from './services/source.service.js';
-import { WorkerService } from './services/worker.service.js';
 import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
-import { JobRepository } from './store/job.repository.js';
-import { SourceRepository } from './store/source.repository.js';
-import { PlaygroundService } from './services/playground.service.js';
-import { RuleService } from './services/rule.service.js';
-import { SnippetService } from './services/snippet.service.js';
+import { RateWindow } from './lib/rate-window.js';
+import type { Logger } from './logging.js';
+import type { EventBus } from './realtime/event-bus.js';
+import { liveStats } from './realtime/live-stats.js';
+import { realtimeChannel } from './realtime/ws-channel.js';
+import { EncyclopediaClient } from './scraping/wikipedia.js';
+import { ActivityService } from './services/activity.service.js';
+import { AnalyticsService } from './services/analytics.service.js';
+import { registerHealthChecks } from './services/health-checks.js';
 import { HealthService } from './services/health.service.js';
+import { HousekeepingService } from './services/housekeeping.service.js';
+import type { ReconcileReport } from './services/index.service.js';
+import { JobService } from './services/job.service.js';
+import { MaintenanceService } from './services/maintenance.service.js';
 import { MetricsService } from './services/metrics.service.js';
-import { SettingsService } from './services/settings.service.js';
+import { PlaygroundService } from './services/playground.service.js';
+import { SourceService } from './services/source.service.js';
+import { WorkerService } from './services/worker.service.js';
 import { ActivityRepository } from './store/activity.repository.js';
 import { AnalyticsRepository } from './store/analytics.repository.js';
-import { ApiKeyRepository } from './store/api-key.repository.js';
-import { openDatabase, type Db } from './store/db.js';
-import { LogRepository } from './store/log.repository.js';
-import { RuleRepository } from './store/rule.repository.js';
-import { SnippetRepository } from './store/snippet.repository.js';
-import { SettingsRepository } from './store/settings.repository.js';
-import { UserRepository } from './store/user.repository.js';
+import type { Db } from './store/db.js';
+import { spawnWorkerProcess } from './worker-process.js';
 
-export const VERSION = readVersion();
-const LOG_RETENTION_DAYS = 30;
+export { VERSION };
 
 export interface BuildOptions {
   /** Also print log lines on stdout (the server does, tests do not). */
@@ -83,18 +55,10 @@ export interface Adam {
   db: Db;
   bus: EventBus;
   log: Logger;
-  services: {
-    auth: AuthService;
-    settings: SettingsService;
+  services: CoreServices & {
     health: HealthService;
     metrics: MetricsService;
-    engine: Engine;
-    index: IndexService;
-    snippets: SnippetService;
-    ingestion: IngestionService;
-    rules: RuleService;
     playground: PlaygroundService;
-    backups: BackupService;
     jobs: JobService;
     sources: SourceService;
     workers: WorkerService;
@@ -112,13 +76,10 @@ export interface Adam {
 
 /** Builds the whole server from its parts; never listens, so tests can start it on any port. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<Adam> {
-  const sink = new LogSink();
-  const log = createLogger({ level: config.logLevel, sink, stdout: opts.stdoutLogs ?? false });
-  const db = openDatabase(config.dataDir);
-  const logs = new LogRepository(db);
-  sink.attach(logs);
+  const core = buildCore(config, { stdoutLogs: opts.stdoutLogs, now: opts.now, runsJobs: true });
+  const { db, sink, log, bus, repos } = core;
+  const { settings, auth, engine, index, backups, snippets, rules, fetcher } = core.services;
 
-  const bus = new EventBus();
   // Written from the bus first of all, so the feed has every event of the start-up too.
   const activity = new ActivityService({ activity: new ActivityRepository(db), bus, log });
   activity.start();
@@ -126,83 +87,38 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // workers' results too, so this one event covers both modes.
   const segmentRate = new RateWindow(60);
   bus.on('snippets.added', (e) => segmentRate.add(e.ids.length));
-  const users = new UserRepository(db);
-  const keys = new ApiKeyRepository(db);
-  const auth = new AuthService({ users, keys, bus, log, config, now: opts.now });
-  const settings = new SettingsService({ settings: new SettingsRepository(db), bus, log });
   const health = new HealthService(VERSION);
   const metrics = new MetricsService({ segmentsPerSecond: () => segmentRate.perSecond() });
   await auth.ensureAdmin();
-
-  const snippetRepo = new SnippetRepository(db);
-  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
   // Threads, model and the in-thread query embedder load now, beside the rest of the start-up,
   // so no request waits on a lazy start; health's workers.engine.ready says when it is done.
-  const engineStarted = engine.start().then(
-    () => true,
-    (e: unknown) => {
-      log.error({ component: 'engine', err: e }, 'Starting the engine failed');
-      return false;
-    },
-  );
-  const index = new IndexService({
-    dir: path.join(config.dataDir, 'index'),
-    snippets: snippetRepo,
-    embedder: engine,
-    log,
-    bus,
-    storage: () => settings.get('processing').index_storage,
-  });
-  const backups = new BackupService({
-    db,
-    dataDir: config.dataDir,
-    index,
-    log,
-    bus,
-    settings: () => settings.get('general'),
-    version: VERSION,
-    busyWith: () => {
-      const n = jobRepo.countByStatus().processing ?? 0;
-      return n ? `${n} job(s) are processing` : null;
-    },
-  });
-  const snippets = new SnippetService({
-    snippets: snippetRepo,
-    index,
-    embedder: engine,
-    bus,
-    log,
-    vectorWeight: () => settings.get('processing').search_vector_weight,
-  });
-  const ingestion = new IngestionService({ engine, snippets: snippetRepo, index, bus, log });
-  const rules = new RuleService({ rules: new RuleRepository(db), log });
-  const fetcher = new SafeFetcher({ allow: config.fetchAllow });
-  const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
-  const jobRepo = new JobRepository(db);
-  const sourceRepo = new SourceRepository(db);
+  const engineStarted = core.startEngine();
+
+  // The job queue and the services built on it; no job runs before startQueue below.
   const queue = createQueue({
     redisUrl: config.redisUrl,
-    jobs: jobRepo,
+    jobs: repos.jobs,
     bus,
     log,
     runtime: {
       work: { engine, fetcher },
-      record: { ingestion, sources: sourceRepo, index },
+      record: { ingestion: core.services.ingestion, sources: repos.sources, index },
       settings: () => settings.get('processing'),
       rules: () => rules.forMatching(),
     },
     spawnWorker: () => spawnWorkerProcess(config),
   });
-  const jobs = new JobService({ jobs: jobRepo, queue, bus, log, maxQueued: opts.maxQueuedJobs });
+  const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
   const sources = new SourceService({
-    sources: sourceRepo,
-    snippets: snippetRepo,
+    sources: repos.sources,
+    snippets: repos.snippets,
     index,
     jobs,
     bus,
     log,
   });
-  const workers = new WorkerService({ queue, jobs: jobRepo });
+  const workers = new WorkerService({ queue, jobs: repos.jobs });
+  const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
   const playground = new PlaygroundService({
     engine,
     jobs,
@@ -213,8 +129,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const analytics = new AnalyticsService({
     analytics: new AnalyticsRepository(db),
-    jobs: jobRepo,
-    sources: sourceRepo,
+    jobs: repos.jobs,
+    sources: repos.sources,
     index,
     bus,
     log,
@@ -222,7 +138,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   analytics.start();
   const maintenance = new MaintenanceService({
-    snippets: snippetRepo,
+    snippets: repos.snippets,
     index,
     jobs,
     health,
@@ -232,94 +148,26 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   bus.on('settings.updated', ({ section }) => {
     if (section === 'processing') maintenance.queueStorageChange();
   });
-
-  health.register('database', () => {
-    db.prepare('SELECT 1').get();
-    const file = path.join(config.dataDir, 'adam.db');
-    return {
-      status: 'healthy',
-      details: {
-        path: file,
-        size_mb: round2(fs.statSync(file).size / 1048576),
-        journal_mode: db.pragma('journal_mode', { simple: true }),
-      },
-    };
+  registerHealthChecks(health, {
+    db,
+    dataDir: config.dataDir,
+    redisUrl: config.redisUrl,
+    backups,
+    index,
+    jobs: repos.jobs,
+    queue,
+    engine,
   });
-  health.register('redis', async () => {
-    if (!config.redisUrl) {
-      return { status: 'disabled', details: { reason: 'REDIS_URL is not set: embedded queue' } };
-    }
-    const ms = await redisPing(config.redisUrl);
-    return { status: 'healthy', details: { latency_ms: ms } };
+  const housekeeping = new HousekeepingService({
+    logs: repos.logs,
+    keys: repos.keys,
+    refreshGraceSeconds: config.refreshGraceSeconds,
+    log,
   });
+  housekeeping.start();
 
-  health.register('backups', () => backups.health());
-  health.register('index', () => index.health());
-  health.register('queue', async () => {
-    const c = jobRepo.countByStatus();
-    const pending = c.pending ?? 0;
-    const { running } = await queue.status();
-    // Work waiting with nobody to do it is worth a look, not an outage.
-    const status = pending > 0 && running === 0 ? 'degraded' : 'healthy';
-    return { status, details: { mode: queue.mode, pending, processing: c.processing ?? 0 } };
-  });
-  health.register('workers', async () => {
-    const { running } = await queue.status();
-    return {
-      status: running > 0 ? 'healthy' : 'degraded',
-      details: { mode: queue.mode, running, engine: engine.stats() },
-    };
-  });
-
-  const housekeeping = () => {
-    const cutoff = new Date(Date.now() - LOG_RETENTION_DAYS * 86400_000).toISOString();
-    logs.deleteOlderThan(cutoff);
-    keys.deleteExpiredBefore(
-      new Date(Date.now() - config.refreshGraceSeconds * 1000).toISOString(),
-    );
-  };
-  housekeeping();
-  const housekeepingTimer = setInterval(housekeeping, 6 * 3600_000);
-  housekeepingTimer.unref();
-
-  const app = Fastify({
-    loggerInstance: log.child({ component: 'http' }) as FastifyBaseLogger,
-    // Our onResponse hook logs each request once, with the api_key query parameter redacted.
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 2 * 1024 * 1024,
-    frameworkErrors,
-    clientErrorHandler,
-  });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
-  registerFaithfulTextGuard(app);
-
-  app.addHook('onResponse', async (req, reply) => {
-    const line = `${req.method} ${redactUrl(req.url)} ${reply.statusCode} ${Math.round(reply.elapsedTime)}ms`;
-    if (reply.statusCode >= 500) req.log.error(line);
-    else if (reply.statusCode === 429) req.log.warn(line);
-    else req.log.debug(line);
-  });
-
-  await app.register(fastifyCookie);
-  registerCrossSiteGuard(app, config.allowedOrigins);
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: {
-        title: 'ADAM API',
-        description: 'Knowledge-snippet platform: every call of the console.',
-        version: VERSION,
-      },
-      components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      },
-      security: [{ apiKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-
+  // HTTP: the API behind its auth guard, the realtime channel, then the console's files.
+  const app = await createHttpApp({ log, allowedOrigins: config.allowedOrigins, version: VERSION });
   await app.register(
     async (api) => {
       registerAuthGuard(api, auth);
@@ -360,47 +208,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       }),
     }),
   );
-
   await consoleStatic(app, config.webDist);
+  app.setNotFoundHandler(notFound);
 
-  app.setNotFoundHandler((req, reply) =>
-    reply
-      .status(404)
-      .send({ detail: `Not found: ${req.method} ${redactUrl(req.url.split('?')[0] ?? '')}` }),
-  );
-
-  const reconciled = index.reconcile().then(
-    (r) => {
-      if (r.marked_pending || r.reindexed || r.index_only) {
-        log.info(
-          { component: 'index' },
-          `Index reconciled: ${r.reindexed} re-indexed, ${r.marked_pending} were missing, ${r.index_only} index-only`,
-        );
-      }
-      return r;
-    },
-    (e: unknown) => {
-      log.error({ component: 'index', err: e }, 'Index reconciliation failed');
-      return null;
-    },
-  );
-
+  // Started last, once every route exists: the index catches up in the background.
+  const reconciled = core.reconcileIndex();
   const { started: queueStarted } = await startQueue(queue, config.workers, log);
   backups.start();
 
   app.addHook('onClose', async () => {
-    clearInterval(housekeepingTimer);
+    housekeeping.stop();
+    // Before the queue: no auto backup starts while the jobs wind down.
     await backups.close();
     await queue.close();
     analytics.stop();
     activity.stop();
     await reconciled;
-    await index.close();
-    await engine.close();
-    await fetcher.close();
-    sink.flush();
-    sink.attach(null);
-    db.close();
+    await core.close();
   });
 
   return {
@@ -409,17 +233,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     log,
     services: {
-      auth,
-      settings,
+      ...core.services,
       health,
       metrics,
-      engine,
-      index,
-      snippets,
-      ingestion,
-      rules,
       playground,
-      backups,
       jobs,
       sources,
       workers,
@@ -432,18 +249,3 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     engineStarted,
   };
 }
-
-function readVersion(): string {
-  try {
-    const pkg = JSON.parse(
-      fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-    ) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
-}
-
-const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -1,21 +1,11 @@
 #!/usr/bin/env node
 import path from 'node:path';
-import { VERSION } from './app.js';
 import type { Config } from './config.js';
-import { Engine } from './engine/engine.js';
+import { buildCore, type Core, type CoreServices } from './core.js';
 import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
-import { createLogger, LogSink } from './logging.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
 import { configOrExit, serve } from './main.js';
-import { EventBus } from './realtime/event-bus.js';
-import { BackupService } from './services/backup.service.js';
-import { IndexService } from './services/index.service.js';
-import { SettingsService } from './services/settings.service.js';
-import { openDatabase } from './store/db.js';
-import { LogRepository } from './store/log.repository.js';
-import { SettingsRepository } from './store/settings.repository.js';
-import { SnippetRepository } from './store/snippet.repository.js';
 
 const USAGE = `Usage: adam <command>
 
@@ -33,57 +23,16 @@ uses it (stop the server, or use the console's Maintenance screen while it runs)
 Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
 
 /**
- * The store and the index of ADAM_DATA_DIR without the HTTP server or the job queue: a
- * maintenance command must not start processing queued jobs.
- */
-function openData(config: Config) {
-  const sink = new LogSink();
-  const log = createLogger({ level: config.logLevel, sink, stdout: false });
-  const db = openDatabase(config.dataDir);
-  sink.attach(new LogRepository(db));
-  const bus = new EventBus();
-  const settings = new SettingsService({ settings: new SettingsRepository(db), bus, log });
-  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
-  const index = new IndexService({
-    dir: path.join(config.dataDir, 'index'),
-    snippets: new SnippetRepository(db),
-    embedder: engine,
-    log,
-    bus,
-    storage: () => settings.get('processing').index_storage,
-  });
-  const backups = new BackupService({
-    db,
-    dataDir: config.dataDir,
-    index,
-    log,
-    bus,
-    settings: () => settings.get('general'),
-    version: VERSION,
-  });
-  const close = async () => {
-    await index.close();
-    await engine.close();
-    sink.flush();
-    sink.attach(null);
-    db.close();
-  };
-  return { index, backups, close };
-}
-
-type Data = ReturnType<typeof openData>;
-
-/**
  * Runs a maintenance command; any error is printed as one line and exits 1. A command that
  * writes (`writes` names it) holds the data directory's lock while it runs: it refuses while a
  * server uses the directory, and a server started meanwhile refuses in turn.
  */
 async function maintenance(
-  fn: (data: Data, config: Config) => Promise<void>,
+  fn: (services: CoreServices, config: Config) => Promise<void>,
   writes?: 'backup' | 'restore' | 'reindex',
 ): Promise<never> {
   const config = configOrExit();
-  let data: Data | null = null;
+  let core: Core | null = null;
   let code = 0;
   try {
     if (writes) process.once('exit', lockDataDir(config.dataDir, writes).release);
@@ -93,15 +42,16 @@ async function maintenance(
     process.exit(1);
   }
   try {
-    data = openData(config);
-    await fn(data, config);
+    // The core without the queue: a maintenance command must not start processing queued jobs.
+    core = buildCore(config);
+    await fn(core.services, config);
   } catch (e) {
     const msg = e instanceof AppError ? e.message : ((e as Error).stack ?? String(e));
     console.error(`Error: ${msg}`);
     code = 1;
   }
   try {
-    await data?.close();
+    await core?.close();
   } catch (e) {
     console.error(`Error while closing the data directory: ${(e as Error).message}`);
     code = 1;

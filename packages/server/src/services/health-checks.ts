@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Engine } from '../engine/engine.js';
+import type { QueueDriver } from '../jobs/queue-driver.js';
+import { redisPing } from '../lib/redis-ping.js';
+import type { Db } from '../store/db.js';
+import type { JobRepository } from '../store/job.repository.js';
+import type { HealthCheck, HealthService } from './health.service.js';
+
+/** What /health checks: the parts of the system, each reporting how it is. */
+export function registerHealthChecks(
+  health: HealthService,
+  deps: {
+    db: Db;
+    dataDir: string;
+    redisUrl: string | undefined;
+    backups: { health: HealthCheck };
+    index: { health: HealthCheck };
+    jobs: Pick<JobRepository, 'countByStatus'>;
+    queue: Pick<QueueDriver, 'mode' | 'status'>;
+    engine: Pick<Engine, 'stats'>;
+  },
+): void {
+  const { db, redisUrl, queue, jobs } = deps;
+  health.register('database', () => {
+    db.prepare('SELECT 1').get();
+    const file = path.join(deps.dataDir, 'adam.db');
+    return {
+      status: 'healthy',
+      details: {
+        path: file,
+        size_mb: round2(fs.statSync(file).size / 1048576),
+        journal_mode: db.pragma('journal_mode', { simple: true }),
+      },
+    };
+  });
+  health.register('redis', async () => {
+    if (!redisUrl) {
+      return { status: 'disabled', details: { reason: 'REDIS_URL is not set: embedded queue' } };
+    }
+    const ms = await redisPing(redisUrl);
+    return { status: 'healthy', details: { latency_ms: ms } };
+  });
+  health.register('backups', () => deps.backups.health());
+  health.register('index', () => deps.index.health());
+  health.register('queue', async () => {
+    const c = jobs.countByStatus();
+    const pending = c.pending ?? 0;
+    const { running } = await queue.status();
+    // Work waiting with nobody to do it is worth a look, not an outage.
+    const status = pending > 0 && running === 0 ? 'degraded' : 'healthy';
+    return { status, details: { mode: queue.mode, pending, processing: c.processing ?? 0 } };
+  });
+  health.register('workers', async () => {
+    const { running } = await queue.status();
+    return {
+      status: running > 0 ? 'healthy' : 'degraded',
+      details: { mode: queue.mode, running, engine: deps.engine.stats() },
+    };
+  });
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
