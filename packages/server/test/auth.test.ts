@@ -2,6 +2,7 @@ import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as OTPAuth from 'otpauth';
 import { startServer, type TestServer } from './helpers.js';
+import { until } from './until.js';
 
 let s: TestServer;
 const login = (body: unknown) => s.api('/api/v1/auth/login', { method: 'POST', body });
@@ -201,15 +202,23 @@ describe('login', () => {
     // A success forgets the e-mail's failures: the next attempt is not delayed.
     expect((await loginFrom('127.0.0.7', WRONG)).status).toBe(401);
 
-    // The exact delays, from the log (wall-clock upper bounds would be flaky on a busy machine).
-    await new Promise((r) => setTimeout(r, 400));
+    // The exact delays, from the log (wall-clock upper bounds would be flaky on a busy machine),
+    // once the sink has written the last attempt's line.
+    const authLog = () =>
+      s.adam.db
+        .prepare("SELECT message FROM logs WHERE component = 'auth' ORDER BY id")
+        .pluck()
+        .all() as string[];
+    await until(
+      () => {
+        const log = authLog();
+        const success = log.findIndex((m) => m.includes(' logged in from '));
+        return success >= 0 && log.slice(success + 1).some((m) => m.startsWith('Failed login'));
+      },
+      { what: 'the failed login after the success in the logs table' },
+    );
     const delays = (email: string) =>
-      (
-        s.adam.db
-          .prepare("SELECT message FROM logs WHERE component = 'auth' ORDER BY id")
-          .pluck()
-          .all() as string[]
-      )
+      authLog()
         .filter((m) => m.startsWith(`Login for ${email} `))
         .map((m) => Number(/delayed (\d+) ms/.exec(m)?.[1]));
     expect(delays('admin@example.com')).toEqual([400, 800, 800, 800]);
@@ -219,10 +228,17 @@ describe('login', () => {
   it('writes login successes and failures to the logs table', async () => {
     await login({ email: 'admin@example.com', password: 'nope' });
     await login({ email: 'admin@example.com', password: 'admin' });
-    await new Promise((r) => setTimeout(r, 400));
-    const rows = s.adam.db
-      .prepare("SELECT level, component, message FROM logs WHERE component = 'auth' ORDER BY id")
-      .all() as { level: string; message: string }[];
+    const rows = await until(
+      () => {
+        const all = s.adam.db
+          .prepare(
+            "SELECT level, component, message FROM logs WHERE component = 'auth' ORDER BY id",
+          )
+          .all() as { level: string; message: string }[];
+        return all.some((r) => r.message.includes('logged in')) && all;
+      },
+      { what: 'the login lines in the logs table' },
+    );
     expect(rows.some((r) => r.level === 'warning' && r.message.includes('Failed login'))).toBe(
       true,
     );

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir } from './helpers.js';
+import { until } from './until.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -177,15 +178,13 @@ describe('adam with no command, adam serve', () => {
     const dir = tempDir();
     linkSharedModel(dir);
     const server = spawnCli(dir, ['serve'], { PORT: '0' });
-    const port = await new Promise<string>((resolve, reject) => {
-      const t = setInterval(() => {
-        const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(server.output());
-        if (m) resolve(m[1]!);
-        else if (server.child.exitCode !== null) reject(new Error(server.output()));
-      }, 50);
-      void server.exited.finally(() => clearInterval(t));
-      void new Promise((r) => setTimeout(r, 30_000)).then(() => reject(new Error('timeout')));
+    const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
+    await until(() => listening.test(server.output()) || server.child.exitCode !== null, {
+      timeout: 30_000,
+      what: () => `the server to listen:\n${server.output()}`,
     });
+    const port = listening.exec(server.output())?.[1];
+    expect(port, `the server exited:\n${server.output()}`).toBeDefined();
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(200);
     const pid = server.child.pid!;
 

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
 import { startServer, type TestServer } from './helpers.js';
+import { until } from './until.js';
 
 let site: FixtureSite;
 beforeAll(async () => {
@@ -232,12 +233,19 @@ describe('job control', () => {
     const hitsBefore = site.hits.length;
     const id = (await post('/sources/process', { urls })).body.job_id;
     // Wait until the first page is stored, then cancel while the slow one is being fetched.
-    for (let i = 0; i < 200 && !(s.adam.services.jobs.get(id).stats.urls_done ?? 0); i++) {
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await until(() => s.adam.services.jobs.get(id).stats.urls_done, {
+      what: 'the first URL of the job stored',
+    });
     const c = await post(`/sources/jobs/${id}/cancel`);
     expect(c.body.status).toBe('cancelled');
-    await new Promise((r) => setTimeout(r, 2500));
+    // The worker notices at its next step, once the slow page is in: wait until it let go.
+    await until(
+      async () =>
+        (await get('/admin/maintenance/workers/status')).body.workers.every(
+          (w: { current_job: number | null }) => w.current_job !== id,
+        ),
+      { what: 'the worker to let go of the cancelled job' },
+    );
     const job = s.adam.services.jobs.get(id);
     expect(job.status).toBe('cancelled');
     const kept = (await get(`/snippets?job_id=${id}&per_page=500`)).body.snippets;

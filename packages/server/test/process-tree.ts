@@ -25,20 +25,6 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-export async function waitFor<T>(
-  fn: () => T | undefined | Promise<T | undefined>,
-  ms: number,
-  what: string,
-): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** Whether any process of the group is left. */
 export function groupAlive(pgid: number): boolean {
   try {

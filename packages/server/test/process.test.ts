@@ -15,7 +15,6 @@ import {
   repoRoot,
   serverRoot,
   spawnNpm,
-  waitFor as waitUntil,
 } from './process-tree.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
 import { until } from './until.js';
@@ -45,25 +44,15 @@ function startProcess(env: Record<string, string>) {
   return { child, exited, output };
 }
 
-async function waitFor<T>(fn: () => T | undefined, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('server process', () => {
   it('finishes, flushes its logs and exits 0 on SIGTERM', async () => {
     const dataDir = tempDir();
     // The server listens once its engine is warm: with the run's converted model, not a new one.
     linkSharedModel(dataDir);
     const p = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    const port = await waitFor(
+    const port = await until(
       () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output().out)?.[1],
-      20_000,
+      { timeout: 20_000, what: () => `the server to listen:\n${p.output().out}` },
     );
     const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
     expect(health.status).toBe(200);
@@ -109,7 +98,10 @@ describe('start-up refusals', () => {
     const dataDir = tempDir();
     linkSharedModel(dataDir);
     const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    await waitFor(() => (/listening on/.test(first.output().out) ? true : undefined), 20_000);
+    await until(() => /listening on/.test(first.output().out), {
+      timeout: 20_000,
+      what: () => `the first server to listen:\n${first.output().out}`,
+    });
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: first.child.pid, role: 'server' });
 
@@ -129,13 +121,19 @@ describe('start-up refusals', () => {
     const dataDir = tempDir();
     linkSharedModel(dataDir);
     const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    await waitFor(() => (/listening on/.test(first.output().out) ? true : undefined), 20_000);
+    await until(() => /listening on/.test(first.output().out), {
+      timeout: 20_000,
+      what: () => `the first server to listen:\n${first.output().out}`,
+    });
     first.child.kill('SIGKILL');
     await first.exited;
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(true);
 
     const second = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    await waitFor(() => (/listening on/.test(second.output().out) ? true : undefined), 20_000);
+    await until(() => /listening on/.test(second.output().out), {
+      timeout: 20_000,
+      what: () => `the second server to listen:\n${second.output().out}`,
+    });
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8'));
     expect(lock.pid).toBe(second.child.pid);
   }, 40_000);
@@ -160,20 +158,15 @@ describe('npm start and npm run worker under a supervisor', () => {
         ADAM_NO_BUILD: '1',
       });
       pgid = npm.pid;
-      await waitUntil(
-        () => (npm.output().includes('ADAM listening on') ? true : undefined),
-        30_000,
-        `the server to listen:\n${npm.output()}`,
-      );
+      await until(() => npm.output().includes('ADAM listening on'), {
+        timeout: 30_000,
+        what: () => `the server to listen:\n${npm.output()}`,
+      });
       expect(await portOpen(port)).toBe(true);
 
       process.kill(npm.pid!, signal);
       expect(await npm.exited).toBe(0);
-      await waitUntil(
-        () => (groupAlive(pgid!) ? undefined : true),
-        5_000,
-        'the process tree to end',
-      );
+      await until(() => !groupAlive(pgid!), { timeout: 5_000, what: 'the process tree to end' });
       expect(await portOpen(port)).toBe(false);
       expect(npm.output()).toContain(`${signal} received: finishing requests and closing`);
       expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
@@ -230,18 +223,16 @@ describe('npm start and npm run worker under a supervisor', () => {
           ADAM_NO_BUILD: '1',
         });
         pgid = npm.pid;
-        await waitUntil(
-          () => (/waiting for jobs/.test(npm.output()) ? true : undefined),
-          30_000,
-          `the worker to start:\n${npm.output()}`,
-        );
+        await until(() => /waiting for jobs/.test(npm.output()), {
+          timeout: 30_000,
+          what: () => `the worker to start:\n${npm.output()}`,
+        });
         process.kill(npm.pid!, 'SIGTERM');
         expect(await npm.exited).toBe(0);
-        await waitUntil(
-          () => (groupAlive(pgid!) ? undefined : true),
-          5_000,
-          'the process tree to end',
-        );
+        await until(() => !groupAlive(pgid!), {
+          timeout: 5_000,
+          what: 'the process tree to end',
+        });
         expect(npm.output()).toMatch(/worker .* stopped/);
       } finally {
         await redis.stop();

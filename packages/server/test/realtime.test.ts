@@ -114,17 +114,18 @@ describe('realtime channel', () => {
     });
     expect(saved.status).toBe(200);
     // Saving may finish in the background: ask until the counts show it.
-    let upd: Msg | null = null;
-    for (let i = 0; i < 40 && !upd?.stats.total_snippets; i++) {
-      c.send({ type: 'request_update' });
-      upd = await c.type('stats_update');
-      if (!upd.stats.total_snippets) await sleep(250);
-    }
-    expect(upd!.stats.total_snippets).toBeGreaterThan(0);
-    expect(upd!.stats.total_snippets).toBe(upd!.stats.total_vectors + upd!.stats.pending_index);
+    const upd = await until(
+      async () => {
+        c.send({ type: 'request_update' });
+        const u = await c.type('stats_update');
+        return u.stats.total_snippets > 0 && u;
+      },
+      { timeout: 10_000, interval: 250, what: 'a stats_update counting the saved snippets' },
+    );
+    expect(upd.stats.total_snippets).toBe(upd.stats.total_vectors + upd.stats.pending_index);
 
     c.send('request_update');
-    expect((await c.type('stats_update')).stats.total_snippets).toBe(upd!.stats.total_snippets);
+    expect((await c.type('stats_update')).stats.total_snippets).toBe(upd.stats.total_snippets);
   });
 
   it('opens the socket and then closes it with 4401 for a bad or missing key', async () => {
@@ -375,12 +376,17 @@ describe('realtime channel', () => {
     raw.resume();
     const notice = await slow.type('dropped', 15_000);
     expect(notice.count).toBeGreaterThan(0);
-    await sleep(300);
-    const dropped = [notice, ...slow.messages.filter((m) => m.type === 'dropped')];
-    const got = slow.messages.filter((m) => m.type === 'job_progress').length;
-    // Every job_progress either arrived or was counted as dropped (with maybe a metrics tick).
-    expect(got).toBeLessThan(n);
-    expect(got + dropped.reduce((a, m) => a + (m.count as number), 0)).toBeGreaterThanOrEqual(n);
+    const got = () => slow.messages.filter((m) => m.type === 'job_progress').length;
+    const dropped = () =>
+      [notice, ...slow.messages.filter((m) => m.type === 'dropped')].reduce(
+        (a, m) => a + (m.count as number),
+        0,
+      );
+    // Every job_progress either arrives or is counted as dropped (with maybe a metrics tick).
+    await until(() => got() + dropped() >= n, {
+      what: () => `${n} job_progress received or dropped (${got()} + ${dropped()})`,
+    });
+    expect(got()).toBeLessThan(n);
     expect(fast.messages.some((m) => m.type === 'dropped')).toBe(false);
   }, 60_000);
 

@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { portOpen } from './process-tree.js';
+import { until } from './until.js';
 
 /** Whether Debian's redis-server is installed; tests that need it skip (outside CI) when not. */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -27,17 +29,11 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
       stdio: 'ignore',
     },
   );
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.end();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(() => portOpen(port), {
+    timeout: 5000,
+    interval: 50,
+    what: `redis-server to listen on ${port}`,
+  });
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: () =>

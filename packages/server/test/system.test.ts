@@ -78,6 +78,7 @@ describe('health and public config', () => {
   it('measures host CPU and memory for an authenticated caller', async () => {
     s = await startServer();
     const key = await s.login();
+    // Not a condition to poll: CPU is measured between two readings at least 200 ms apart.
     await new Promise((r) => setTimeout(r, 250));
     const r = await s.api('/api/v1/metrics/realtime', { key });
     expect(r.status).toBe(200);
