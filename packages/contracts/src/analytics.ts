@@ -31,6 +31,7 @@ export type AnalyticsPeriod = z.infer<typeof AnalyticsPeriod>;
 export const DEFAULT_ANALYTICS_PERIOD: AnalyticsPeriod = 'day';
 
 export const EmotionsQuery = z.object({ period: AnalyticsPeriod.default('day') });
+export type EmotionsQuery = z.input<typeof EmotionsQuery>;
 
 export const EmotionFigure = z.object({
   emotion: z.string(),
@@ -65,6 +66,7 @@ export const EmotionAnalytics = z.object({
 export type EmotionAnalytics = z.infer<typeof EmotionAnalytics>;
 
 export const EmotionDistributionQuery = z.object({ period: AnalyticsPeriod.default('all') });
+export type EmotionDistributionQuery = z.input<typeof EmotionDistributionQuery>;
 
 /** GET /analytics/emotions/distribution?period=all: share of snippets per dominant emotion. */
 export const EmotionDistribution = z.object({
@@ -92,6 +94,7 @@ export const EmotionTimelineQuery = z.object({
     .max(EMOTION_TIMELINE_MAX_HOURS, `must be at most ${EMOTION_TIMELINE_MAX_HOURS}`)
     .default(EMOTION_TIMELINE_DEFAULT_HOURS),
 });
+export type EmotionTimelineQuery = z.input<typeof EmotionTimelineQuery>;
 
 /** GET /analytics/emotions/timeline?hours=24: one bucket per hour, oldest first, empty ones too. */
 export const EmotionTimeline = z.object({
@@ -150,11 +153,13 @@ export const RecentActivityQuery = z.object({
     .max(100, 'must be at most 100')
     .default(RECENT_ACTIVITY_DEFAULT_LIMIT),
 });
+export type RecentActivityQuery = z.input<typeof RecentActivityQuery>;
 /** GET /analytics/activity/recent?limit=10 */
 export const RecentActivity = z.object({ items: z.array(ActivityItem) });
 export type RecentActivity = z.infer<typeof RecentActivity>;
 
 export const ActivityTimelineQuery = z.object({ period: AnalyticsPeriod.default('day') });
+export type ActivityTimelineQuery = z.input<typeof ActivityTimelineQuery>;
 /**
  * GET /analytics/activity/timeline?period=day: the last 12 buckets of the period's unit
  * (minutes for hour, hours for day, days for week, month and all), oldest first, the last one
@@ -209,6 +214,7 @@ export const SnippetAnalyticsQuery = z.object({
     .max(365, 'must be at most 365')
     .default(30),
 });
+export type SnippetAnalyticsQuery = z.input<typeof SnippetAnalyticsQuery>;
 /** GET /analytics/snippets?days=30 */
 export const SnippetAnalytics = z.object({
   total: z.number().int(),
@@ -260,5 +266,6 @@ export const JobFindQuery = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(2048),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
+export type JobFindQuery = z.input<typeof JobFindQuery>;
 export const JobFindResponse = z.object({ jobs: z.array(Job), total: z.number().int() });
 export type JobFindResponse = z.infer<typeof JobFindResponse>;

@@ -10,13 +10,21 @@ export const API_KEY_COOKIE = 'adam_api_key';
 export const CONSOLE_HEADER = 'X-Requested-With';
 export const CONSOLE_HEADER_VALUE = 'adam-console';
 
+/**
+ * The administrator created on an empty store unless ADAM_ADMIN_EMAIL / ADAM_ADMIN_PASSWORD say
+ * otherwise; while these still log in, the login screen shows them and the checklist warns.
+ */
+export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
+export const DEFAULT_ADMIN_PASSWORD = 'admin';
+
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
 
 export const TotpCode = z
   .string()
   .trim()
-  .regex(/^\d{6}$/, 'must be a 6-digit code');
+  .regex(new RegExp(`^\\d{${TOTP_DIGITS}}$`), `must be a ${TOTP_DIGITS}-digit code`);
+export type TotpCode = z.infer<typeof TotpCode>;
 
 export const User = z.object({
   email: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReconcileReport } from './snippets.js';
 
 /** Backup ids are UTC timestamps to the millisecond, so they sort by age. */
 export const BACKUP_ID_PATTERN = /^\d{8}-\d{6}-\d{3}$/;
@@ -60,17 +61,12 @@ export type BackupList = z.infer<typeof BackupList>;
 
 /** Malformed ids are answered 404 by the service, like unknown ones: no pattern here. */
 export const BackupIdParams = z.object({ id: z.string() });
+export type BackupIdParams = z.infer<typeof BackupIdParams>;
 
 export const RestoreResult = z.object({
   id: z.string(),
   restored_at: z.string(),
   counts: BackupCounts,
-  reconcile: z.object({
-    total_disk: z.number().int(),
-    total_index: z.number().int(),
-    marked_pending: z.number().int(),
-    reindexed: z.number().int(),
-    index_only: z.number().int(),
-  }),
+  reconcile: ReconcileReport,
 });
 export type RestoreResult = z.infer<typeof RestoreResult>;

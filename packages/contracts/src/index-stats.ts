@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { IndexStorage } from './settings.js';
-import { SearchMode } from './snippets.js';
+import {
+  INDEX_SEARCH_K,
+  MAX_SEARCH_K,
+  SearchMode,
+  Snippet,
+  SnippetList,
+  Theme,
+} from './snippets.js';
 
 export const IndexStats = z.object({
   total_vectors: z.number().int(),
@@ -32,14 +39,24 @@ export const IndexEntriesQuery = z.object({
   page: z.coerce.number().int().min(1, 'must be at least 1').default(1),
   per_page: z.coerce.number().int().min(1).max(500, 'must be at most 500').default(50),
   search: z.string().trim().max(500).optional(),
-  theme: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.enum(['science', 'technology', 'philosophy', 'general']).optional(),
-  ),
+  theme: z.preprocess((v) => (v === '' ? undefined : v), Theme.optional()),
 });
+export type IndexEntriesQuery = z.input<typeof IndexEntriesQuery>;
+
+/** An index content row: the snippet with its id repeated as snippet_id (spec 002 §3). */
+export const IndexEntry = Snippet.extend({ snippet_id: z.number().int() });
+export type IndexEntry = z.infer<typeof IndexEntry>;
+export const IndexEntryList = SnippetList.extend({ snippets: z.array(IndexEntry) });
+export type IndexEntryList = z.infer<typeof IndexEntryList>;
 
 export const IndexSearchRequest = z.object({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
-  k: z.number().int().min(1, 'must be at least 1').max(100, 'must be at most 100').default(10),
+  k: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1')
+    .max(MAX_SEARCH_K, `must be at most ${MAX_SEARCH_K}`)
+    .default(INDEX_SEARCH_K),
   mode: SearchMode.default('hybrid'),
 });
+export type IndexSearchRequest = z.input<typeof IndexSearchRequest>;

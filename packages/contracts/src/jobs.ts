@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCORE_BOUNDS } from './common.js';
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -9,13 +10,17 @@ export type JobPriority = z.infer<typeof JobPriority>;
 export const JOB_TYPES = ['process_urls', 'save_segments', 'rebuild_index'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
+/** The segment a job's segmentation judged worst, and its score. */
+export const DiagnosticSummary = z.object({ snippet: z.string(), score: z.number() });
+export type DiagnosticSummary = z.infer<typeof DiagnosticSummary>;
+
 export const JobError = z.object({
   type: z.string(),
   error: z.string(),
   message: z.string(),
   url: z.string().nullable(),
   at: z.string(),
-  diagnostic_summary: z.object({ snippet: z.string(), score: z.number() }).nullable().optional(),
+  diagnostic_summary: DiagnosticSummary.nullable().optional(),
 });
 export type JobError = z.infer<typeof JobError>;
 
@@ -31,7 +36,7 @@ export const JobStats = z
     last_fallback_reason: z.string().nullable(),
     last_warning: z.string().nullable(),
     last_rejection_reason: z.string().nullable(),
-    diagnostic_summary: z.object({ snippet: z.string(), score: z.number() }).nullable(),
+    diagnostic_summary: DiagnosticSummary.nullable(),
     segmentation_stats: z
       .object({ method: z.string(), counts: z.object({ before: z.number(), after: z.number() }) })
       .nullable(),
@@ -64,6 +69,7 @@ export const Job = z.object({
 });
 export type Job = z.infer<typeof Job>;
 
+/** Jobs counted by status, every status present. */
 export const ByStatus = z.object({
   pending: z.number().int(),
   processing: z.number().int(),
@@ -71,6 +77,7 @@ export const ByStatus = z.object({
   failed: z.number().int(),
   cancelled: z.number().int(),
 });
+export type ByStatus = z.infer<typeof ByStatus>;
 export const JobList = z.object({
   jobs: z.array(Job),
   total: z.number().int(),
@@ -82,22 +89,32 @@ export const JobListQuery = z.object({
   status: z.preprocess((v) => (v === '' ? undefined : v), JobStatus.optional()),
   limit: z.coerce.number().int().min(1).max(1000, 'must be at most 1000').default(200),
 });
+export type JobListQuery = z.input<typeof JobListQuery>;
 export const RelaunchQuery = z.object({ priority: JobPriority.default('normal') });
+export type RelaunchQuery = z.input<typeof RelaunchQuery>;
 export const JobErrors = z.object({
   job_id: z.number().int(),
   errors: z.array(JobError),
   total: z.number().int(),
 });
+export type JobErrors = z.infer<typeof JobErrors>;
 export const CancelPendingResponse = z.object({
   cancelled: z.number().int(),
   job_ids: z.array(z.number().int()),
 });
-export const DeleteJobResponse = z.object({ id: z.number().int(), deleted: z.literal(true) });
+export type CancelPendingResponse = z.infer<typeof CancelPendingResponse>;
+/** POST /admin/maintenance/reset-stuck-jobs: the stuck jobs put back to pending. */
+export const ResetStuckJobsResponse = z.object({
+  reset: z.number().int(),
+  job_ids: z.array(z.number().int()),
+});
+export type ResetStuckJobsResponse = z.infer<typeof ResetStuckJobsResponse>;
 export const RelaunchResponse = z.object({
   job_id: z.number().int(),
   relaunched_from: z.number().int(),
   job: Job,
 });
+export type RelaunchResponse = z.infer<typeof RelaunchResponse>;
 
 /**
  * Jobs waiting to run (pending) past which a new one is refused with 429, so that callers who
@@ -113,6 +130,12 @@ export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 /** A job's rows are reported stuck when processing with no heartbeat for this long. */
 export const STUCK_AFTER_SECONDS = 120;
 
+/**
+ * Workers that may run at once, whether started with the server (ADAM_WORKERS) or from the
+ * console: each holds a job's pages and models in memory.
+ */
+export const MAX_WORKERS = 16;
+
 export const WorkerInfo = z.object({
   id: z.string(),
   status: z.enum(['idle', 'busy', 'stopping']),
@@ -121,6 +144,7 @@ export const WorkerInfo = z.object({
   processed: z.number().int(),
   failed: z.number().int(),
 });
+export type WorkerInfo = z.infer<typeof WorkerInfo>;
 export const WorkersStatus = z.object({
   mode: z.enum(['embedded', 'redis']),
   running: z.number().int(),
@@ -130,9 +154,15 @@ export const WorkersStatus = z.object({
 export type WorkersStatus = z.infer<typeof WorkersStatus>;
 export const StartWorkersRequest = z
   .object({
-    count: z.number().int().min(1, 'must be at least 1').max(16, 'must be at most 16').default(1),
+    count: z
+      .number()
+      .int()
+      .min(1, 'must be at least 1')
+      .max(MAX_WORKERS, `must be at most ${MAX_WORKERS}`)
+      .default(1),
   })
   .nullish();
+export type StartWorkersRequest = z.input<typeof StartWorkersRequest>;
 
 export const SOURCE_LANGUAGES = ['auto', 'en', 'fr', 'es'] as const;
 export const ProcessSourcesRequest = z.object({
@@ -141,7 +171,11 @@ export const ProcessSourcesRequest = z.object({
     z.string().max(1_000_000),
   ]),
   language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
-  min_quality: z.number().min(0, 'must be at least 0').max(1, 'must be at most 1').nullish(),
+  min_quality: z
+    .number()
+    .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
+    .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`)
+    .nullish(),
   priority: JobPriority.default('normal'),
 });
 export type ProcessSourcesRequest = z.input<typeof ProcessSourcesRequest>;
@@ -150,6 +184,7 @@ export const ProcessSourcesResponse = z.object({
   urls: z.array(z.string()),
   status: JobStatus,
 });
+export type ProcessSourcesResponse = z.infer<typeof ProcessSourcesResponse>;
 
 export const Source = z.object({
   id: z.number().int(),
@@ -171,16 +206,20 @@ export const SourceListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 });
+export type SourceListQuery = z.input<typeof SourceListQuery>;
 export const SourceList = z.object({ sources: z.array(Source), total: z.number().int() });
+export type SourceList = z.infer<typeof SourceList>;
 export const DeleteSourceQuery = z.object({
   delete_snippets: z
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
 });
+export type DeleteSourceQuery = z.input<typeof DeleteSourceQuery>;
 export const DeleteSourceResponse = z.object({
   id: z.number().int(),
   deleted: z.literal(true),
   snippets_deleted: z.number().int(),
   vectors_deleted: z.number().int(),
 });
+export type DeleteSourceResponse = z.infer<typeof DeleteSourceResponse>;

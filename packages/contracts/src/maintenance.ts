@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SCORE_BOUNDS } from './common.js';
+import { ComponentStatus } from './system.js';
 
 export const MAINTENANCE_ACTIONS = [
   'optimize_index',
@@ -14,7 +16,10 @@ export const DUPLICATE_THRESHOLD_DEFAULT = 0.95;
 export const LOW_QUALITY_THRESHOLD_DEFAULT = 0.3;
 export const CLEAR_OLD_JOBS_DAYS = 7;
 
-const Threshold = z.number().min(0, 'must be at least 0').max(1, 'must be at most 1');
+const Threshold = z
+  .number()
+  .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
+  .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`);
 
 export const MaintenanceRequest = z.object({
   action: z.enum(MAINTENANCE_ACTIONS, {
@@ -44,10 +49,11 @@ export type MaintenanceResult = z.infer<typeof MaintenanceResult>;
 
 export const HealthCheck = z.object({
   component: z.string(),
-  status: z.enum(['healthy', 'degraded', 'unhealthy', 'disabled']),
+  status: ComponentStatus,
   details: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
 });
+export type HealthCheck = z.infer<typeof HealthCheck>;
 export const MaintenanceHealth = z.object({
   status: z.enum(['healthy', 'degraded', 'unhealthy']),
   checks: z.array(HealthCheck),

@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { JOB_PRIORITIES, JobStatus } from './jobs.js';
+import { Entity, SegmentationDiagnostic } from './snippets.js';
 
 export const ARTICLE_MAX_BYTES = 102400;
 export const ANALYZE_TOP_K = 3;
 
 export const PlaygroundLanguage = z.object({ code: z.string(), name: z.string() });
-export const PlaygroundLanguages = z.array(PlaygroundLanguage);
 export type PlaygroundLanguage = z.infer<typeof PlaygroundLanguage>;
+export const PlaygroundLanguages = z.array(PlaygroundLanguage);
+export type PlaygroundLanguages = z.infer<typeof PlaygroundLanguages>;
 
 export const AnalyzeRequest = z
   .object({
@@ -28,7 +31,7 @@ export type AnalyzeRequest = z.input<typeof AnalyzeRequest>;
 
 export const AnalyzeResponse = z.object({
   answers: z.array(z.object({ sentence: z.string(), score: z.number() })),
-  entities: z.array(z.object({ text: z.string(), label: z.string() })),
+  entities: z.array(Entity),
   language: z.string(),
 });
 export type AnalyzeResponse = z.infer<typeof AnalyzeResponse>;
@@ -37,6 +40,7 @@ export const FetchUrlRequest = z.object({
   url: z.string().trim().min(1, 'is required').max(2048),
   rule_id: z.number().int().positive().nullish(),
 });
+export type FetchUrlRequest = z.input<typeof FetchUrlRequest>;
 export const FetchUrlResponse = z.object({
   content: z.string(),
   html: z.string(),
@@ -59,13 +63,13 @@ export const SaveSegmentsRequest = z.object({
   source_url: z.string().trim().max(2048).nullish(),
   /** Wait for the job to finish (up to 120 s) and answer its result. */
   wait: z.boolean().default(false),
-  priority: z.enum(['high', 'normal', 'low']).default('normal'),
+  priority: z.enum(JOB_PRIORITIES).default('normal'),
 });
 export type SaveSegmentsRequest = z.input<typeof SaveSegmentsRequest>;
 
 export const SaveSegmentsResponse = z.object({
   job_id: z.number().int().nullable(),
-  status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
+  status: JobStatus,
   segments_created: z.number().int(),
   duplicates: z.number().int(),
   snippet_ids: z.array(z.number().int()),
@@ -75,14 +79,7 @@ export const SaveSegmentsResponse = z.object({
       fallback_reason: z.string().nullable(),
       language: z.string(),
       counts: z.object({ before: z.number().int(), after: z.number().int() }),
-      items: z.array(
-        z.object({
-          snippet: z.string(),
-          score: z.number(),
-          status: z.string(),
-          reason: z.string().optional(),
-        }),
-      ),
+      items: z.array(SegmentationDiagnostic),
     })
     .nullable(),
 });
@@ -97,6 +94,7 @@ export const FetchWikipediaRequest = z.object({
     .regex(/^[a-z]{2,3}$/, 'must be a 2 or 3 letter language code')
     .default('en'),
 });
+export type FetchWikipediaRequest = z.input<typeof FetchWikipediaRequest>;
 export const FetchWikipediaResponse = z.object({
   text: z.string(),
   title: z.string(),

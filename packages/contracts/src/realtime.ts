@@ -1,11 +1,19 @@
 import { z } from 'zod';
+import { ByStatus } from './jobs.js';
+import { RealtimeMetrics } from './system.js';
 
 /**
  * Messages of the WebSocket channel (`GET /api/v1/ws`). Every server message is flat:
  * `{type, ...fields, timestamp}`. The client sends `{type: 'request_update'}` (or the plain text
  * `request_update`) and may send `{type: 'ping'}`.
  */
+
+/**
+ * Close codes. Browsers cannot send or receive 401/403 as close codes (applications get
+ * 4000-4999), so the console reads 4401 and 4403 as its spec's 401 and 403.
+ */
 export const WS_CLOSE_UNAUTHORIZED = 4401;
+/** A valid key that may not use the channel. */
 export const WS_CLOSE_FORBIDDEN = 4403;
 
 const base = { timestamp: z.string() };
@@ -14,20 +22,9 @@ export const LiveStats = z.object({
   total_snippets: z.number().int(),
   total_vectors: z.number().int(),
   pending_index: z.number().int(),
-  jobs: z.object({
-    pending: z.number().int(),
-    processing: z.number().int(),
-    completed: z.number().int(),
-    failed: z.number().int(),
-    cancelled: z.number().int(),
-  }),
+  jobs: ByStatus,
   workers: z.record(z.string(), z.unknown()),
-  metrics: z.object({
-    cpuUsage: z.number(),
-    memoryUsage: z.number(),
-    segmentsPerSecond: z.number(),
-    timestamp: z.string(),
-  }),
+  metrics: RealtimeMetrics,
   uptime_s: z.number(),
 });
 export type LiveStats = z.infer<typeof LiveStats>;
@@ -82,13 +79,7 @@ export const ServerMessage = z.discriminatedUnion('type', [
     message: z.string(),
     ...base,
   }),
-  z.object({
-    type: z.literal('metrics.update'),
-    cpuUsage: z.number(),
-    memoryUsage: z.number(),
-    segmentsPerSecond: z.number(),
-    ...base,
-  }),
+  z.object({ type: z.literal('metrics.update'), ...RealtimeMetrics.shape, ...base }),
   z.object({ type: z.literal('settings.updated'), section: z.string(), ...base }),
   z.object({ type: z.literal('model_warning'), message: z.string(), ...base }),
   z.object({ type: z.literal('dropped'), count: z.number(), ...base }),
@@ -96,9 +87,17 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pong'), ...base }),
 ]);
 export type ServerMessage = z.infer<typeof ServerMessage>;
+export type ServerMessageType = ServerMessage['type'];
+export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;
+/** What a message of type T carries besides its type and timestamp. */
+export type ServerMessageFields<T extends ServerMessageType> = Omit<
+  ServerMessageOf<T>,
+  'type' | 'timestamp'
+>;
 
-export const ClientMessage = z.union([
+export const ClientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request_update') }),
   z.object({ type: z.literal('ping') }),
 ]);
 export type ClientMessage = z.infer<typeof ClientMessage>;
+export type ClientMessageType = ClientMessage['type'];

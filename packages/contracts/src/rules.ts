@@ -49,5 +49,3 @@ export type UpdateScrapingRule = z.input<typeof UpdateScrapingRule>;
 
 export const ScrapingRuleList = z.array(ScrapingRule);
 export type ScrapingRuleList = z.infer<typeof ScrapingRuleList>;
-
-export const IdParams = z.object({ id: z.coerce.number().int().positive('must be a positive id') });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCORE_BOUNDS } from './common.js';
 
 export const EMBEDDING_DIMENSION = 384;
 
@@ -15,26 +16,35 @@ export const EmbeddingModelName = z.enum([
   'all-roberta-large-v1',
   'paraphrase-multilingual-MiniLM-L12-v2',
 ]);
+export type EmbeddingModelName = z.infer<typeof EmbeddingModelName>;
 
 const int = () => z.number().int('must be a whole number');
-const ratio = () => z.number().min(0, 'must be at least 0').max(1, 'must be at most 1');
 
 /** Bounds of spec 000 §3; the form inputs and the server both take them from here. */
 export const PROCESSING_BOUNDS = {
   embedding_batch_size: { min: 1, max: 128 },
-  min_quality_score: { min: 0, max: 1, step: 0.01 },
+  min_quality_score: { ...SCORE_BOUNDS, step: 0.01 },
   min_content_length: { min: 10 },
   min_word_count: { min: 5 },
   segment_min_length: { min: 1 },
   segment_max_length: { min: 1 },
   segment_min_words: { min: 5 },
-  segment_quality_threshold: { min: 0, max: 1, step: 0.01 },
+  segment_quality_threshold: { ...SCORE_BOUNDS, step: 0.01 },
   segment_max_tokens: { min: 1 },
   segment_max_sentences: { min: 1 },
   segment_overlap: { min: 0 },
-  max_concurrent_scrapes: { min: 1 },
-  search_vector_weight: { min: 0, max: 1, step: 0.05 },
+  max_concurrent_scrapes: { min: 1, max: 100 },
+  search_vector_weight: { ...SCORE_BOUNDS, step: 0.05 },
 } as const;
+
+/** A number held to its bounds, with the messages the form shows beside the field. */
+function within(bounds: { min: number; max?: number }, n: z.ZodNumber = int()): z.ZodNumber {
+  const atLeast = n.min(bounds.min, `must be at least ${bounds.min}`);
+  return bounds.max === undefined
+    ? atLeast
+    : atLeast.max(bounds.max, `must be at most ${bounds.max}`);
+}
+const B = PROCESSING_BOUNDS;
 
 /**
  * How the vector index stores each vector: 4 bytes a dimension, 2, or 1 (quantised). Smaller
@@ -49,27 +59,25 @@ export const INDEX_STORAGE_LABELS: Record<IndexStorage, string> = {
   i8: 'i8: 8-bit integers, a quarter of the memory',
 };
 
-const atLeast = (n: number) => int().min(n, `must be at least ${n}`);
-
 export const ProcessingSettings = z
   .object({
     embedding_model: EmbeddingModelName,
-    embedding_batch_size: atLeast(1).max(128, 'must be at most 128'),
-    min_quality_score: ratio(),
-    min_content_length: atLeast(10),
-    min_word_count: atLeast(5),
-    segment_min_length: atLeast(1),
-    segment_max_length: atLeast(1),
-    segment_min_words: atLeast(5),
-    segment_quality_threshold: ratio(),
-    segment_max_tokens: atLeast(1),
-    segment_max_sentences: atLeast(1),
-    segment_overlap: atLeast(0),
+    embedding_batch_size: within(B.embedding_batch_size),
+    min_quality_score: within(B.min_quality_score, z.number()),
+    min_content_length: within(B.min_content_length),
+    min_word_count: within(B.min_word_count),
+    segment_min_length: within(B.segment_min_length),
+    segment_max_length: within(B.segment_max_length),
+    segment_min_words: within(B.segment_min_words),
+    segment_quality_threshold: within(B.segment_quality_threshold, z.number()),
+    segment_max_tokens: within(B.segment_max_tokens),
+    segment_max_sentences: within(B.segment_max_sentences),
+    segment_overlap: within(B.segment_overlap),
     segmenter_model: z.string().trim().min(1, 'is required').max(200),
     smart_segmentation: z.boolean(),
-    max_concurrent_scrapes: atLeast(1).max(100, 'must be at most 100'),
+    max_concurrent_scrapes: within(B.max_concurrent_scrapes),
     /** Share of the vector score in hybrid search (the keyword score has the rest). */
-    search_vector_weight: ratio(),
+    search_vector_weight: within(B.search_vector_weight, z.number()),
     /** A change rebuilds the index from the stored vectors (a rebuild_index job). */
     index_storage: IndexStorage,
   })
@@ -108,12 +116,11 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
 };
 
 export const METRICS_REFRESH_MIN_MS = 1000;
+export const METRICS_REFRESH_MAX_MS = 3_600_000;
 
 export const ResourcesSettings = z
   .object({
-    metrics_refresh_ms: int()
-      .min(METRICS_REFRESH_MIN_MS, `must be at least ${METRICS_REFRESH_MIN_MS}`)
-      .max(3_600_000, 'must be at most 3600000'),
+    metrics_refresh_ms: within({ min: METRICS_REFRESH_MIN_MS, max: METRICS_REFRESH_MAX_MS }),
   })
   .strict();
 export type ResourcesSettings = z.infer<typeof ResourcesSettings>;
@@ -168,6 +175,7 @@ export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];
 
 export const SettingsSectionParams = z.object({ section: z.string() });
+export type SettingsSectionParams = z.infer<typeof SettingsSectionParams>;
 
 /**
  * PUT body: `{settings: {...}}` (the spec's "section, settings" payload; `section`, when given,
@@ -180,3 +188,4 @@ export const UpdateSettingsRequest = z.object({
 export type UpdateSettingsRequest = z.infer<typeof UpdateSettingsRequest>;
 
 export const SettingsResponse = z.record(z.string(), z.unknown());
+export type SettingsResponse = z.infer<typeof SettingsResponse>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SCORE_BOUNDS } from './common.js';
 
 export const THEMES = ['science', 'technology', 'philosophy', 'general'] as const;
 export const Theme = z.enum(THEMES);
@@ -57,6 +58,11 @@ export const SnippetMetadata = z
     embedder: z.string().optional(),
   })
   .loose();
+export type SnippetMetadata = z.infer<typeof SnippetMetadata>;
+
+/** Where a snippet came from. */
+export const SourceInfo = z.object({ title: z.string().nullable(), url: z.string().nullable() });
+export type SourceInfo = z.infer<typeof SourceInfo>;
 
 export const Snippet = z.object({
   id: z.number().int(),
@@ -71,7 +77,7 @@ export const Snippet = z.object({
   indexed_at: z.string().nullable(),
   faiss_id: z.number().int().nullable(),
   index_pending: z.boolean(),
-  source_info: z.object({ title: z.string().nullable(), url: z.string().nullable() }),
+  source_info: SourceInfo,
   job_id: z.number().int().nullable(),
   metadata: SnippetMetadata,
 });
@@ -94,7 +100,12 @@ export const SnippetListQuery = z.object({
     .optional(),
   order: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).default('desc'),
   theme: z.preprocess((v) => (v === '' ? undefined : v), Theme.optional()),
-  min_quality: optionalNumber(z.number().min(0, 'must be at least 0').max(1, 'must be at most 1')),
+  min_quality: optionalNumber(
+    z
+      .number()
+      .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
+      .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`),
+  ),
   search: z.string().trim().max(500).optional(),
   match: TextMatch.default('any'),
   job_id: optionalNumber(z.number().int()),
@@ -119,11 +130,12 @@ export type SnippetList = z.infer<typeof SnippetList>;
 export const SearchFilters = z
   .object({
     theme: Theme.optional(),
-    min_quality: z.number().min(0).max(1).optional(),
+    min_quality: z.number().min(SCORE_BOUNDS.min).max(SCORE_BOUNDS.max).optional(),
     job_id: z.number().int().optional(),
     source_url: z.string().optional(),
   })
   .strict();
+export type SearchFilters = z.infer<typeof SearchFilters>;
 
 export const SnippetSearchRequest = z.object({
   query: z.string().trim().min(1, 'must not be empty').max(2000),
@@ -184,11 +196,13 @@ export const DeleteSnippetResponse = z.object({
 });
 export type DeleteSnippetResponse = z.infer<typeof DeleteSnippetResponse>;
 
+export const EXPORT_FORMATS = ['json', 'jsonl', 'csv'] as const;
+export const ExportFormat = z.enum(EXPORT_FORMATS, { message: 'must be json, jsonl or csv' });
+export type ExportFormat = z.infer<typeof ExportFormat>;
+
 export const ExportRequest = z.object({
   ids: z.array(z.number().int().positive()).max(100_000).optional(),
-  format: z
-    .enum(['json', 'jsonl', 'csv'], { message: 'must be json, jsonl or csv' })
-    .default('json'),
+  format: ExportFormat.default('json'),
 });
 export type ExportRequest = z.input<typeof ExportRequest>;
 
@@ -201,10 +215,11 @@ export const OrphanEntry = z.object({
   faiss_id: z.number().int().nullable().optional(),
   metadata: SnippetMetadata.optional(),
   size_bytes: z.number().int().optional(),
-  source_info: z.object({ title: z.string().nullable(), url: z.string().nullable() }).optional(),
+  source_info: SourceInfo.optional(),
   text: z.string().optional(),
   index_pending: z.boolean().optional(),
 });
+export type OrphanEntry = z.infer<typeof OrphanEntry>;
 
 export const ConsistencyReport = z.object({
   summary: z.object({
@@ -221,9 +236,14 @@ export const ConsistencyReport = z.object({
 });
 export type ConsistencyReport = z.infer<typeof ConsistencyReport>;
 
-export const CleanupOrphansQuery = z.object({
-  cleanup_type: z.enum(['index_only', 'disk_only'], { message: 'must be index_only or disk_only' }),
+/** The orphans a cleanup handles: vectors without a row, or rows without a vector. */
+export const CleanupType = z.enum(['index_only', 'disk_only'], {
+  message: 'must be index_only or disk_only',
 });
+export type CleanupType = z.infer<typeof CleanupType>;
+
+export const CleanupOrphansQuery = z.object({ cleanup_type: CleanupType });
+export type CleanupOrphansQuery = z.infer<typeof CleanupOrphansQuery>;
 export const CleanupOrphansBody = z
   .object({
     /** disk_only: delete the rows instead of re-indexing them. */
@@ -232,6 +252,7 @@ export const CleanupOrphansBody = z
   })
   .strict()
   .nullish();
+export type CleanupOrphansBody = z.input<typeof CleanupOrphansBody>;
 export const CleanupOrphansResponse = z.object({
   cleanup_type: z.string(),
   action: z.enum(['removed_vectors', 'reindexed', 'deleted_rows']),
@@ -240,14 +261,21 @@ export const CleanupOrphansResponse = z.object({
 });
 export type CleanupOrphansResponse = z.infer<typeof CleanupOrphansResponse>;
 
-export const RefreshSnippetStateResponse = z.object({
+/**
+ * What start-up, a restore and POST /admin/refresh-snippet-state found and fixed between the
+ * store and the index.
+ */
+export const ReconcileReport = z.object({
   total_disk: z.number().int(),
   total_index: z.number().int(),
+  /** Rows said to be indexed whose vector was missing: put back to pending. */
   marked_pending: z.number().int(),
+  /** Pending rows whose vectors are now in the index. */
   reindexed: z.number().int(),
+  /** Vectors with no row. */
   index_only: z.number().int(),
 });
-export type RefreshSnippetStateResponse = z.infer<typeof RefreshSnippetStateResponse>;
+export type ReconcileReport = z.infer<typeof ReconcileReport>;
 
 export const IndexInspection = z.object({
   index_type: z.string(),

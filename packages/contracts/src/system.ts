@@ -22,7 +22,7 @@ export const PublicConfig = z.object({
   segment_max_tokens: z.number(),
   segment_max_sentences: z.number(),
   segmenter_model: z.string(),
-  /** True while the default administrator (admin@example.com / admin) can still log in. */
+  /** True while the default administrator (DEFAULT_ADMIN_EMAIL / _PASSWORD) can still log in. */
   default_credentials_in_use: z.boolean(),
   default_credentials: z.object({ email: z.string(), password: z.string() }).nullable(),
   version: z.string(),

@@ -27,7 +27,7 @@ import { AnalyticsService } from './services/analytics.service.js';
 import { registerHealthChecks } from './services/health-checks.js';
 import { HealthService } from './services/health.service.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
-import type { ReconcileReport } from './services/index.service.js';
+import type { ReconcileReport } from '@adam/contracts';
 import { JobService } from './services/job.service.js';
 import { MaintenanceService } from './services/maintenance.service.js';
 import { MetricsService } from './services/metrics.service.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, MAX_WORKERS } from '@adam/contracts';
 import { normaliseOrigin } from './lib/origin.js';
 
 /** The one place that reads process.env: every setting, validated once at start. */
@@ -7,13 +8,13 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   ADAM_DATA_DIR: z.string().optional(),
-  ADAM_ADMIN_EMAIL: z.string().email().default('admin@example.com'),
-  ADAM_ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  ADAM_ADMIN_EMAIL: z.string().email().default(DEFAULT_ADMIN_EMAIL),
+  ADAM_ADMIN_PASSWORD: z.string().min(1).default(DEFAULT_ADMIN_PASSWORD),
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
     .optional(),
-  ADAM_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  ADAM_WORKERS: z.coerce.number().int().min(0).max(MAX_WORKERS).default(1),
   ADAM_WIKIPEDIA_URL: z.string().url().default('https://{lang}.wikipedia.org'),
   ADAM_MODEL_HUB_URL: z.string().url().default('https://huggingface.co'),
   ADAM_FETCH_ALLOW: z.string().default(''),

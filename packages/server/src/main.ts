@@ -2,7 +2,7 @@ import net from 'node:net';
 import { buildApp, type Adam } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
-import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from './services/auth.service.js';
+import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@adam/contracts';
 
 /** A start-up refusal a user can act on: printed as its one line, without a stack. */
 export class StartError extends Error {}

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   API_KEY_COOKIE,
   ChangePasswordRequest,
   ErrorBody,
   LoginRequest,
   LoginResponse,
+  NoContent,
   RefreshResponse,
   TwoFactorCodeRequest,
   TwoFactorSetupResponse,
@@ -61,7 +61,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
 
     app.post(
       '/auth/logout',
-      { schema: { tags, response: { 204: z.null(), 401: ErrorBody } } },
+      { schema: { tags, response: { 204: NoContent, 401: ErrorBody } } },
       async (req, reply) => {
         auth.logout(requireAuth(req));
         reply.clearCookie(API_KEY_COOKIE, { path: '/api' });
@@ -77,7 +77,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
 
     app.post(
       '/auth/password',
-      { schema: { tags, body: ChangePasswordRequest, response: { 204: z.null(), ...errors } } },
+      { schema: { tags, body: ChangePasswordRequest, response: { 204: NoContent, ...errors } } },
       async (req, reply) => {
         await auth.changePassword(
           requireAuth(req),

@@ -1,4 +1,4 @@
-import type { Snippet } from '@adam/contracts';
+import type { ExportFormat, Snippet } from '@adam/contracts';
 
 const CSV_COLUMNS = [
   'id',
@@ -22,7 +22,7 @@ function csvField(v: unknown): string {
 
 export function exportSnippets(
   rows: Snippet[],
-  format: 'json' | 'jsonl' | 'csv',
+  format: ExportFormat,
 ): { body: string; contentType: string; filename: string } {
   const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
   if (format === 'csv') {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CancelPendingResponse,
-  DeleteJobResponse,
+  DeletedResponse,
   DeleteSourceQuery,
   DeleteSourceResponse,
   ErrorBody,
@@ -83,7 +83,7 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     );
     app.delete(
       '/sources/jobs/:id',
-      { schema: { tags, params: IdParams, response: { 200: DeleteJobResponse, ...e } } },
+      { schema: { tags, params: IdParams, response: { 200: DeletedResponse, ...e } } },
       async (req) => jobs.delete(req.params.id),
     );
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   ErrorBody,
   MaintenanceHealth,
   MaintenanceRequest,
   MaintenanceResult,
+  ResetStuckJobsResponse,
 } from '@adam/contracts';
 import type { JobService } from '../services/job.service.js';
 import type { MaintenanceService } from '../services/maintenance.service.js';
@@ -31,9 +31,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
       {
         schema: {
           tags,
-          response: {
-            200: z.object({ reset: z.number().int(), job_ids: z.array(z.number().int()) }),
-          },
+          response: { 200: ResetStuckJobsResponse },
         },
       },
       async () => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CreateScrapingRule,
+  DeletedResponse,
   ErrorBody,
   IdParams,
   ScrapingRule,
@@ -49,7 +49,7 @@ export function ruleRoutes(rules: RuleService) {
         schema: {
           tags,
           params: IdParams,
-          response: { 200: z.object({ id: z.number(), deleted: z.literal(true) }), 404: ErrorBody },
+          response: { 200: DeletedResponse, 404: ErrorBody },
         },
       },
       async (req) => rules.delete(req.params.id),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   CleanupOrphansBody,
   CleanupOrphansQuery,
@@ -11,10 +10,11 @@ import {
   ExportRequest,
   IdParams,
   IndexEntriesQuery,
+  IndexEntryList,
   IndexInspection,
   IndexSearchRequest,
   IndexStats,
-  RefreshSnippetStateResponse,
+  ReconcileReport,
   Snippet,
   SnippetIndexInfo,
   SnippetList,
@@ -96,7 +96,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
     );
     app.post(
       '/admin/refresh-snippet-state',
-      { schema: { tags, response: { 200: RefreshSnippetStateResponse } } },
+      { schema: { tags, response: { 200: ReconcileReport } } },
       async () => snippets.refreshState(),
     );
 
@@ -112,12 +112,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
         schema: {
           tags: indexTags,
           querystring: IndexEntriesQuery,
-          response: {
-            200: SnippetList.extend({
-              snippets: z.array(Snippet.extend({ snippet_id: z.number().int() })),
-            }),
-            422: ErrorBody,
-          },
+          response: { 200: IndexEntryList, 422: ErrorBody },
         },
       },
       async (req) => {

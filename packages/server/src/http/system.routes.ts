@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HealthResponse, PublicConfig, RealtimeMetrics } from '@adam/contracts';
 import {
   DEFAULT_ADMIN_EMAIL,
   DEFAULT_ADMIN_PASSWORD,
-  type AuthService,
-} from '../services/auth.service.js';
+  HealthResponse,
+  PublicConfig,
+  RealtimeMetrics,
+} from '@adam/contracts';
+import type { AuthService } from '../services/auth.service.js';
 import { presentedKey, type KeyBearer } from '../lib/presented-key.js';
 import type { HealthService } from '../services/health.service.js';
 import type { MetricsService } from '../services/metrics.service.js';

@@ -1,27 +1,22 @@
 import { EventEmitter } from 'node:events';
+import type { ServerMessageFields } from '@adam/contracts';
 
-/** Job progress as the console shows it (spec 002 §7 job_progress). */
-export interface JobProgressEvent {
-  job_id: number;
-  progress: number;
-  stage: string | null;
-  stats: Record<string, unknown>;
-  segmentation_method: string | null;
-  last_fallback_reason: string | null;
-}
-
-/** Every state change the console shows live; the WebSocket channel forwards these. */
+/**
+ * Every state change the console shows live; the WebSocket channel forwards those named like a
+ * ServerMessage, whose payloads are that message's fields (job_created's `type` becomes
+ * `job_type`).
+ */
 export interface BusEvents {
   job_created: { job_id: number; type: string; status: string; priority: string };
-  job_progress: JobProgressEvent;
-  job_completed: { job_id: number; segments_created: number };
-  job_failed: { job_id: number; error: string | null };
-  job_cancelled: { job_id: number };
-  job_deleted: { job_id: number };
-  segment_progress: { job_id: number | null; processed: number; total: number; stage: string };
-  model_warning: { message: string };
+  job_progress: ServerMessageFields<'job_progress'>;
+  job_completed: ServerMessageFields<'job_completed'>;
+  job_failed: ServerMessageFields<'job_failed'>;
+  job_cancelled: ServerMessageFields<'job_cancelled'>;
+  job_deleted: ServerMessageFields<'job_deleted'>;
+  segment_progress: ServerMessageFields<'segment_progress'>;
+  model_warning: ServerMessageFields<'model_warning'>;
   'workers.changed': { running: number };
-  'settings.updated': { section: string };
+  'settings.updated': ServerMessageFields<'settings.updated'>;
   'auth.key_revoked': { key_id: number };
   'snippets.added': { ids: number[]; job_id: number | null };
   'snippets.deleted': { ids: number[] };

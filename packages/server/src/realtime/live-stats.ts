@@ -1,19 +1,5 @@
-import type { RealtimeMetrics } from '@adam/contracts';
+import { JOB_STATUSES, type ByStatus, type LiveStats, type RealtimeMetrics } from '@adam/contracts';
 import type { Db } from '../store/db.js';
-
-const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
-type JobCounts = Record<(typeof JOB_STATUSES)[number], number>;
-
-export interface LiveStats {
-  [key: string]: unknown;
-  total_snippets: number;
-  total_vectors: number;
-  pending_index: number;
-  jobs: JobCounts;
-  workers: Record<string, unknown>;
-  metrics: RealtimeMetrics;
-  uptime_s: number;
-}
 
 /**
  * The counts the realtime channel sends in initial_state and stats_update. Each call is a few
@@ -22,7 +8,7 @@ export interface LiveStats {
 export function liveStats(deps: {
   db: Db;
   vectors: () => number;
-  workers: () => Record<string, unknown> | Promise<Record<string, unknown>>;
+  workers: () => LiveStats['workers'] | Promise<LiveStats['workers']>;
   metrics: () => RealtimeMetrics;
 }): () => Promise<LiveStats> {
   const startedAt = Date.now();
@@ -34,15 +20,15 @@ export function liveStats(deps: {
     .pluck();
   let jobsByStatus: { all: () => unknown[] } | null = null;
 
-  const jobCounts = (): JobCounts => {
-    const counts = Object.fromEntries(JOB_STATUSES.map((k) => [k, 0])) as JobCounts;
+  const jobCounts = (): ByStatus => {
+    const counts = Object.fromEntries(JOB_STATUSES.map((k) => [k, 0])) as ByStatus;
     // The jobs table arrives with a later migration: zeros until it exists.
     if (!jobsByStatus && hasJobs.get()) {
       jobsByStatus = deps.db.prepare('SELECT status, COUNT(*) AS n FROM jobs GROUP BY status');
     }
     if (!jobsByStatus) return counts;
     for (const row of jobsByStatus.all() as { status: string; n: number }[]) {
-      if (row.status in counts) counts[row.status as keyof JobCounts] = row.n;
+      if (row.status in counts) counts[row.status as keyof ByStatus] = row.n;
     }
     return counts;
   };

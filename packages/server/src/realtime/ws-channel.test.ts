@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LiveStats } from '@adam/contracts';
 import { Unauthorized } from '../lib/errors.js';
 import type { AuthContext } from '../services/auth.service.js';
 import type { LogRow } from '../store/log.repository.js';
@@ -68,7 +69,7 @@ function makeHub(limits: RealtimeDeps['limits'] = {}) {
       realtime: () => ({ cpuUsage: 1, memoryUsage: 2, segmentsPerSecond: 0, timestamp: 'now' }),
     },
     metricsRefreshMs: () => 5000,
-    getStats: () => ({ total_snippets: 3 }),
+    getStats: () => ({ total_snippets: 3 }) as unknown as LiveStats,
     log: pino({ level: 'silent' }),
     limits,
   });

@@ -1,7 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
-import type { RealtimeMetrics } from '@adam/contracts';
+import {
+  WS_CLOSE_FORBIDDEN,
+  WS_CLOSE_UNAUTHORIZED,
+  type ClientMessageType,
+  type LiveStats,
+  type RealtimeMetrics,
+  type ServerMessage,
+  type ServerMessageFields,
+  type ServerMessageOf,
+  type ServerMessageType,
+} from '@adam/contracts';
 import { AppError } from '../lib/errors.js';
 import { foreignOriginDetail, originAllowed, originSet } from '../lib/origin.js';
 import { presentedKey } from '../lib/presented-key.js';
@@ -9,30 +19,28 @@ import type { Logger } from '../logging.js';
 import type { AuthContext, AuthService } from '../services/auth.service.js';
 import type { HealthService } from '../services/health.service.js';
 import type { LogRow } from '../store/log.repository.js';
-import type { BusEventName, EventBus } from './event-bus.js';
+import type { BusEventName, BusEvents, EventBus } from './event-bus.js';
 
-/**
- * Close codes. Browsers cannot send or receive 401/403 as close codes (applications get
- * 4000-4999), so the console reads 4401 and 4403 as its spec's 401 and 403.
- */
-export const CLOSE_UNAUTHORIZED = 4401;
-/** A valid key that may not use the channel (no such key today, see `mayUseChannel`). */
-export const CLOSE_FORBIDDEN = 4403;
+/** Refused keys close with the contract's WS_CLOSE_*; these two are the protocol's own. */
 export const CLOSE_GOING_AWAY = 1001;
 const CLOSE_INTERNAL_ERROR = 1011;
 
-/** Bus events sent to the console as they are; the others are internal. */
-const FORWARDED: readonly BusEventName[] = [
-  'job_created',
-  'job_progress',
-  'job_completed',
-  'job_failed',
-  'job_cancelled',
-  'job_deleted',
-  'segment_progress',
-  'model_warning',
-  'settings.updated',
-];
+/**
+ * Bus events named like a server message are sent to the console, each as that message; the
+ * others are internal. A new bus event with a message's name does not compile until it is here.
+ */
+type Forwarded = Extract<BusEventName, ServerMessageType>;
+const FORWARD: { [K in Forwarded]: (payload: BusEvents[K]) => ServerMessageOf<K> } = {
+  job_created: ({ type, ...job }) => serverMessage('job_created', { ...job, job_type: type }),
+  job_progress: (p) => serverMessage('job_progress', p),
+  job_completed: (p) => serverMessage('job_completed', p),
+  job_failed: (p) => serverMessage('job_failed', p),
+  job_cancelled: (p) => serverMessage('job_cancelled', p),
+  job_deleted: (p) => serverMessage('job_deleted', p),
+  segment_progress: (p) => serverMessage('segment_progress', p),
+  model_warning: (p) => serverMessage('model_warning', p),
+  'settings.updated': (p) => serverMessage('settings.updated', p),
+};
 /** Events that change the counts of stats_update: a debounced push follows them. */
 const STATS_EVENTS: readonly BusEventName[] = [
   'snippets.added',
@@ -86,8 +94,6 @@ export interface ChannelSocket {
 }
 const OPEN = 1;
 
-export type Stats = Record<string, unknown>;
-
 export interface RealtimeDeps {
   auth: Pick<AuthService, 'authenticate'>;
   bus: EventBus;
@@ -96,7 +102,7 @@ export interface RealtimeDeps {
   metrics: { realtime(): RealtimeMetrics };
   /** resources.metrics_refresh_ms, re-read when the resources settings change. */
   metricsRefreshMs: () => number;
-  getStats: () => Promise<Stats> | Stats;
+  getStats: () => Promise<LiveStats> | LiveStats;
   health?: Pick<HealthService, 'register'>;
   log: Logger;
   /** Clock for key expiry (the auth service's). */
@@ -121,8 +127,8 @@ interface Client {
 
 /**
  * Every key today belongs to an administrator and may use the channel. A future read-only or
- * scoped key without the realtime right is refused here with 4403 rather than 4401, so the
- * console tells "not allowed" from "not logged in".
+ * scoped key without the realtime right is refused here with WS_CLOSE_FORBIDDEN rather than
+ * WS_CLOSE_UNAUTHORIZED, so the console tells "not allowed" from "not logged in".
  */
 function mayUseChannel(_ctx: AuthContext): boolean {
   return true;
@@ -138,6 +144,17 @@ export function toMessage(type: string, payload: object = {}): Record<string, un
   msg.timestamp ??= new Date().toISOString();
   return msg;
 }
+
+/** A server message with its timestamp (now unless given), checked against the contract. */
+export function serverMessage<T extends ServerMessageType>(
+  type: T,
+  fields: ServerMessageFields<T> & { timestamp?: string },
+): ServerMessageOf<T> {
+  return toMessage(type, fields) as ServerMessageOf<T>;
+}
+
+/** What the channel answers each client message with. */
+type ClientHandlers = { [T in ClientMessageType]: (client: Client) => void };
 
 /**
  * The realtime channel without HTTP: authenticated sockets, the bus forwarded to them, and the
@@ -163,22 +180,21 @@ export class RealtimeHub {
 
   start(): void {
     const { bus } = this.deps;
-    const forwarded = new Set<string>(FORWARDED);
     const statsEvents = new Set<string>(STATS_EVENTS);
     this.unsubscribe.push(
       bus.onAny(({ type, payload }) => {
-        if (forwarded.has(type)) this.broadcast(toMessage(type, payload as object));
+        if (isForwarded(type)) this.broadcast(forward(type, payload));
         if (statsEvents.has(type)) this.scheduleStatsPush();
       }),
       bus.on('auth.key_revoked', ({ key_id }) => {
         for (const c of this.clients) {
-          if (c.keyId === key_id) this.end(c, CLOSE_UNAUTHORIZED, 'API key revoked');
+          if (c.keyId === key_id) this.end(c, WS_CLOSE_UNAUTHORIZED, 'API key revoked');
         }
       }),
       bus.on('settings.updated', ({ section }) => {
         if (section === 'resources' && this.metricsTimer) this.startMetrics();
       }),
-      this.deps.sink.onEntry((row) => this.broadcast(toMessage('log_entry', row), true)),
+      this.deps.sink.onEntry((row) => this.broadcast(serverMessage('log_entry', row), true)),
     );
     const every = (ms: number, fn: () => void) => {
       const t = setInterval(fn, ms);
@@ -213,7 +229,7 @@ export class RealtimeHub {
     } catch (e) {
       if (e instanceof AppError && e.status === 401) {
         this.deps.log.info({ component: 'realtime' }, `Realtime connection refused: ${e.message}`);
-        socket.close(CLOSE_UNAUTHORIZED, e.message);
+        socket.close(WS_CLOSE_UNAUTHORIZED, e.message);
       } else {
         this.deps.log.error({ component: 'realtime', err: e }, 'Realtime authentication failed');
         socket.close(CLOSE_INTERNAL_ERROR, 'Internal error');
@@ -221,7 +237,7 @@ export class RealtimeHub {
       return;
     }
     if (!mayUseChannel(ctx)) {
-      socket.close(CLOSE_FORBIDDEN, 'This API key may not use the realtime channel');
+      socket.close(WS_CLOSE_FORBIDDEN, 'This API key may not use the realtime channel');
       return;
     }
 
@@ -290,7 +306,7 @@ export class RealtimeHub {
   private receive(client: Client, data: unknown, isBinary: boolean): void {
     client.alive = true;
     if (this.now() >= client.expiresAt) {
-      this.end(client, CLOSE_UNAUTHORIZED, 'API key expired');
+      this.end(client, WS_CLOSE_UNAUTHORIZED, 'API key expired');
       return;
     }
     const text = isBinary ? null : String(data);
@@ -306,24 +322,27 @@ export class RealtimeHub {
     if (typeof type !== 'string') {
       this.send(
         client,
-        toMessage('error', {
+        serverMessage('error', {
           message: 'Malformed message: expected JSON like {"type":"request_update"}',
         }),
       );
-    } else if (type === 'request_update') {
-      void this.sendStats(client, 'stats_update');
-    } else if (type === 'ping') {
-      // Browsers cannot send protocol pings; this lets the console measure the round trip.
-      this.send(client, toMessage('pong'));
+    } else if (Object.hasOwn(this.answer, type)) {
+      this.answer[type as ClientMessageType](client);
     } else {
       this.send(
         client,
-        toMessage('error', { message: `Unknown message type '${type.slice(0, 64)}'` }),
+        serverMessage('error', { message: `Unknown message type '${type.slice(0, 64)}'` }),
       );
     }
   }
 
-  private async gatherStats(): Promise<Stats | null> {
+  private readonly answer: ClientHandlers = {
+    request_update: (client) => void this.sendStats(client, 'stats_update'),
+    // Browsers cannot send protocol pings; this lets the console measure the round trip.
+    ping: (client) => this.send(client, serverMessage('pong', {})),
+  };
+
+  private async gatherStats(): Promise<LiveStats | null> {
     try {
       return await this.deps.getStats();
     } catch (e) {
@@ -335,8 +354,8 @@ export class RealtimeHub {
   private async sendStats(client: Client, type: 'initial_state' | 'stats_update'): Promise<void> {
     const stats = await this.gatherStats();
     if (!this.clients.has(client)) return;
-    if (stats) this.send(client, toMessage(type, { stats }));
-    else this.send(client, toMessage('error', { message: 'Could not gather live stats' }));
+    if (stats) this.send(client, serverMessage(type, { stats }));
+    else this.send(client, serverMessage('error', { message: 'Could not gather live stats' }));
   }
 
   /** After snippets change: one stats_update to everyone, at most once per statsPushMs. */
@@ -347,7 +366,7 @@ export class RealtimeHub {
       this.statsTimer = null;
       this.lastStatsPush = Date.now();
       void this.gatherStats().then((stats) => {
-        if (stats) this.broadcast(toMessage('stats_update', { stats }));
+        if (stats) this.broadcast(serverMessage('stats_update', { stats }));
       });
     }, wait);
     this.statsTimer.unref();
@@ -357,7 +376,7 @@ export class RealtimeHub {
     this.stopMetrics();
     const ms = Math.max(1000, this.deps.metricsRefreshMs());
     this.metricsTimer = setInterval(() => {
-      this.broadcast(toMessage('metrics.update', this.deps.metrics.realtime()));
+      this.broadcast(serverMessage('metrics.update', this.deps.metrics.realtime()));
     }, ms);
     this.metricsTimer.unref();
   }
@@ -368,13 +387,13 @@ export class RealtimeHub {
   }
 
   /** Serialises once for all clients; never waits on any of them. */
-  private broadcast(msg: Record<string, unknown>, isLog = false): void {
+  private broadcast(msg: ServerMessage, isLog = false): void {
     if (this.clients.size === 0) return;
     const data = JSON.stringify(msg);
     for (const c of this.clients) this.deliver(c, data, isLog);
   }
 
-  private send(client: Client, msg: Record<string, unknown>): void {
+  private send(client: Client, msg: ServerMessage): void {
     this.deliver(client, JSON.stringify(msg), false);
   }
 
@@ -410,7 +429,7 @@ export class RealtimeHub {
     c.congested = false;
     const count = c.dropped;
     c.dropped = 0;
-    this.write(c, JSON.stringify(toMessage('dropped', { count })));
+    this.write(c, JSON.stringify(serverMessage('dropped', { count })));
   }
 
   private write(c: Client, data: string): void {
@@ -446,7 +465,11 @@ export class RealtimeHub {
         c.expiresAt = Date.parse(ctx.key.expires_at);
       } catch (e) {
         const reason = e instanceof AppError && e.status === 401 ? e.message : 'Invalid API key';
-        this.end(c, CLOSE_UNAUTHORIZED, reason === 'Invalid API key' ? 'API key revoked' : reason);
+        this.end(
+          c,
+          WS_CLOSE_UNAUTHORIZED,
+          reason === 'Invalid API key' ? 'API key revoked' : reason,
+        );
       }
     }
   }
@@ -461,6 +484,13 @@ export class RealtimeHub {
     if (this.clients.size === 0) this.stopMetrics();
     return true;
   }
+}
+
+const isForwarded = (type: BusEventName): type is Forwarded => Object.hasOwn(FORWARD, type);
+
+/** The message a forwarded bus event becomes. */
+function forward<K extends Forwarded>(type: K, payload: unknown): ServerMessage {
+  return FORWARD[type](payload as BusEvents[K]);
 }
 
 /** The key a socket presents: `?api_key=` (what browsers can send), else header, else cookie. */
@@ -511,8 +541,7 @@ export function realtimeChannel(deps: RealtimeDeps, path = '/api/v1/ws') {
         schema: {
           tags: ['realtime'],
           summary: 'Realtime channel (WebSocket)',
-          description:
-            'Upgrade with the API key as ?api_key=, X-API-Key or the login cookie. A refused key closes the socket with 4401 (4403: not allowed).',
+          description: `Upgrade with the API key as ?api_key=, X-API-Key or the login cookie. A refused key closes the socket with ${WS_CLOSE_UNAUTHORIZED} (${WS_CLOSE_FORBIDDEN}: not allowed).`,
         },
         handler: (_req, reply) =>
           reply

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import {
+  DEFAULT_ADMIN_EMAIL,
+  DEFAULT_ADMIN_PASSWORD,
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
   type LoginRequest,
@@ -26,8 +28,6 @@ import type { EventBus } from '../realtime/event-bus.js';
 import type { ApiKeyRepository, ApiKeyRow } from '../store/api-key.repository.js';
 import type { UserRepository, UserRow } from '../store/user.repository.js';
 
-export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
-export const DEFAULT_ADMIN_PASSWORD = 'admin';
 const ISSUER = 'ADAM';
 
 export interface AuthContext {
@@ -75,7 +75,7 @@ export class AuthService {
     this.deps.log.info({ component: 'auth' }, `Created administrator ${adminEmail}`);
   }
 
-  /** Whether admin@example.com / admin still opens the console (the login hint shows them then). */
+  /** Whether the default administrator still opens the console (the login hint shows it then). */
   async usesDefaultCredentials(): Promise<boolean> {
     if (this.defaultCredentialsInUse === null) {
       const u = this.deps.users.findByEmail(DEFAULT_ADMIN_EMAIL);

@@ -5,6 +5,7 @@ import {
   type ComponentHealth,
   type IndexStats,
   type IndexStorage,
+  type ReconcileReport,
 } from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Logger } from '../logging.js';
@@ -30,17 +31,6 @@ const REINDEX_BATCH = 256;
  * in between only leaves rows that start-up reconciliation indexes again.
  */
 const SAVE_INTERVAL_MS = 3 * 60_000;
-
-export interface ReconcileReport {
-  total_disk: number;
-  total_index: number;
-  /** Rows said to be indexed whose vector was missing: put back to pending. */
-  marked_pending: number;
-  /** Pending rows whose vectors are now in the index. */
-  reindexed: number;
-  /** Vectors with no row. */
-  index_only: number;
-}
 
 export const vectorToBlob = (v: Float32Array): Buffer =>
   Buffer.from(v.buffer, v.byteOffset, v.byteLength);

@@ -2,12 +2,17 @@ import {
   MAX_QUEUED_JOBS,
   QUEUE_FULL_RETRY_AFTER_SECONDS,
   STUCK_AFTER_SECONDS,
+  type ByStatus,
+  type CancelPendingResponse,
+  type DeletedResponse,
   type Job,
   type JobError,
+  type JobErrors,
   type JobFindResponse,
   type JobList,
   type JobPriority,
   type JobStats,
+  type RelaunchResponse,
 } from '@adam/contracts';
 import type { QueueDriver } from '../jobs/queue-driver.js';
 import { Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
@@ -119,7 +124,7 @@ export class JobService {
     return toJob(row);
   }
 
-  byStatus(): JobList['by_status'] {
+  byStatus(): ByStatus {
     const c = this.deps.jobs.countByStatus();
     return {
       pending: c.pending ?? 0,
@@ -179,10 +184,7 @@ export class JobService {
   }
 
   /** Queues a finished job again as a new job, with its URLs and input. */
-  relaunch(
-    id: number,
-    priority: JobPriority,
-  ): { job_id: number; relaunched_from: number; job: Job } {
+  relaunch(id: number, priority: JobPriority): RelaunchResponse {
     const row = this.deps.jobs.findById(id);
     if (!row) throw new NotFound('job', id);
     if (!['completed', 'failed', 'cancelled'].includes(row.status)) {
@@ -201,7 +203,7 @@ export class JobService {
     return { job_id: job.id, relaunched_from: id, job };
   }
 
-  delete(id: number): { id: number; deleted: true } {
+  delete(id: number): DeletedResponse {
     const job = this.get(id);
     if (job.status === 'pending' || job.status === 'processing') this.cancel(id);
     this.deps.jobs.deleteById(id);
@@ -220,12 +222,12 @@ export class JobService {
     return { jobs: rows.map(toJob), total };
   }
 
-  errors(id: number): { job_id: number; errors: JobError[]; total: number } {
+  errors(id: number): JobErrors {
     const job = this.get(id);
     return { job_id: id, errors: job.errors, total: job.errors.length };
   }
 
-  cancelPending(): { cancelled: number; job_ids: number[] } {
+  cancelPending(): CancelPendingResponse {
     const ids = this.deps.jobs.cancelAllPending(new Date().toISOString());
     for (const id of ids) {
       this.deps.queue.cancel(id);

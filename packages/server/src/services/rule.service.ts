@@ -1,4 +1,9 @@
-import type { CreateScrapingRule, ScrapingRule, UpdateScrapingRule } from '@adam/contracts';
+import type {
+  CreateScrapingRule,
+  DeletedResponse,
+  ScrapingRule,
+  UpdateScrapingRule,
+} from '@adam/contracts';
 import { Conflict, NotFound, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import { normalizeDomain } from '../scraping/rules.js';
@@ -61,7 +66,7 @@ export class RuleService {
     return this.get(id);
   }
 
-  delete(id: number): { id: number; deleted: true } {
+  delete(id: number): DeletedResponse {
     const rule = this.get(id);
     this.deps.rules.deleteById(id);
     this.deps.log.info({ component: 'rules' }, `Scraping rule removed: ${rule.domain}`);

@@ -5,6 +5,7 @@ import {
   type ConsistencyReport,
   type DeleteSnippetResponse,
   type IndexInspection,
+  type ReconcileReport,
   type Snippet,
   type SnippetIndexInfo,
   type SnippetList,
@@ -23,7 +24,7 @@ import type {
 } from '../store/snippet.repository.js';
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
-import { blobToVector, type IndexService, type ReconcileReport } from './index.service.js';
+import { blobToVector, type IndexService } from './index.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
 /** Consistency lists are capped; the summary always counts everything. */

@@ -1,4 +1,12 @@
-import type { Job, Source } from '@adam/contracts';
+import type {
+  DeleteSourceResponse,
+  ProcessSourcesRequest,
+  ProcessSourcesResponse,
+  Source,
+  SourceList,
+  SourceListQuery,
+} from '@adam/contracts';
+import type { z } from 'zod';
 import { NotFound, Unprocessable, type FieldError } from '../lib/errors.js';
 import { withoutCredentials } from '../lib/url.js';
 import type { Logger } from '../logging.js';
@@ -70,12 +78,7 @@ export class SourceService {
     this.deleter = new SnippetDeleter(deps);
   }
 
-  process(req: {
-    urls: string | string[];
-    language: string;
-    min_quality?: number | null;
-    priority: 'high' | 'normal' | 'low';
-  }): { job_id: number; urls: string[]; status: Job['status'] } {
+  process(req: z.output<typeof ProcessSourcesRequest>): ProcessSourcesResponse {
     const { urls, errors } = parseUrls(req.urls);
     if (errors.length) {
       throw new Unprocessable(`Invalid URLs: ${errors.map((e) => e.message).join('; ')}`, errors);
@@ -96,10 +99,7 @@ export class SourceService {
     return { job_id: job.id, urls, status: job.status };
   }
 
-  list(q: { search?: string; domain?: string; page: number; per_page: number }): {
-    sources: Source[];
-    total: number;
-  } {
+  list(q: z.output<typeof SourceListQuery>): SourceList {
     const { rows, total } = this.deps.sources.list(
       { search: q.search || undefined, domain: q.domain || undefined },
       q.per_page,
@@ -108,7 +108,7 @@ export class SourceService {
     return { sources: rows.map(toSource), total };
   }
 
-  delete(id: number, deleteSnippets: boolean) {
+  delete(id: number, deleteSnippets: boolean): DeleteSourceResponse {
     const source = this.deps.sources.findById(id);
     if (!source) throw new NotFound('source', id);
     const deleted = deleteSnippets

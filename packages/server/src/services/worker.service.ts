@@ -1,9 +1,7 @@
-import type { WorkersStatus } from '@adam/contracts';
+import { MAX_WORKERS, type WorkersStatus } from '@adam/contracts';
 import type { QueueDriver } from '../jobs/queue-driver.js';
 import { Unprocessable } from '../lib/errors.js';
 import type { JobRepository } from '../store/job.repository.js';
-
-const MAX_WORKERS = 16;
 
 export class WorkerService {
   constructor(private readonly deps: { queue: QueueDriver; jobs: JobRepository }) {}

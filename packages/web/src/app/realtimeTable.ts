@@ -9,6 +9,8 @@ import {
   type Job,
   type JobList,
   type ServerMessage,
+  type ServerMessageOf,
+  type ServerMessageType,
   type SettingsSection,
 } from '@adam/contracts';
 import type { RealtimeMessage } from '../lib/realtime/realtimeClient';
@@ -21,10 +23,9 @@ import { settingsKeys } from '../features/settings/settings.api';
 import { snippetKeys } from '../features/snippets/snippets.api';
 import { sourceKeys } from '../features/sources/sources.api';
 
-type MessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
-type Effect<T extends ServerMessage['type']> = (
+type Effect<T extends ServerMessageType> = (
   queryClient: QueryClient,
-  message: MessageOf<T>,
+  message: ServerMessageOf<T>,
 ) => void;
 
 const invalidate = (queryClient: QueryClient, ...keys: (readonly unknown[])[]) => {
@@ -48,7 +49,7 @@ const jobFinished = (queryClient: QueryClient, m: { job_id: number }) =>
 
 const nothing = () => {};
 
-export const REALTIME_TABLE: { [T in ServerMessage['type']]: Effect<T> } = {
+export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   initial_state: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
   stats_update: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
   job_created: (queryClient) =>
@@ -88,7 +89,7 @@ export const REALTIME_TABLE: { [T in ServerMessage['type']]: Effect<T> } = {
 
 /** Applies one message; unknown types (passed through by the client) change nothing. */
 export function applyRealtimeMessage(queryClient: QueryClient, message: RealtimeMessage): void {
-  const effect = (REALTIME_TABLE as Record<string, Effect<ServerMessage['type']> | undefined>)[
+  const effect = (REALTIME_TABLE as Record<string, Effect<ServerMessageType> | undefined>)[
     message.type
   ];
   effect?.(queryClient, message as ServerMessage);

@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconInfoCircle, IconLock, IconMail, IconShieldLock } from '@tabler/icons-react';
-import { LoginRequest, TotpCode } from '@adam/contracts';
+import { LoginRequest, TOTP_DIGITS, TotpCode } from '@adam/contracts';
 import { isApiError } from '../api/client';
 import { usePublicConfig } from './config.api';
 import { tabPath } from '../app/tabs';
@@ -161,7 +161,7 @@ export function LoginScreen() {
                     placeholder="123456"
                     inputMode="numeric"
                     autoComplete="one-time-code"
-                    maxLength={6}
+                    maxLength={TOTP_DIGITS}
                     leftSection={<IconShieldLock size={16} />}
                     value={code}
                     onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}

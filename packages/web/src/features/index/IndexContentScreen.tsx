@@ -12,12 +12,12 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { THEMES } from '@adam/contracts';
+import { THEMES, type IndexEntry } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
 import { formatDate, formatNumber, formatTotal } from '../../lib/format';
-import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries, type IndexEntry } from './index.api';
+import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries } from './index.api';
 import { INDEX_MESSAGES } from './messages';
 
 const THEME_OPTIONS = [

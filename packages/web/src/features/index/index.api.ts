@@ -1,7 +1,12 @@
 /** Fetchers, query keys and hooks of the index calls (spec 002 §7: /admin/index/...). */
 import { useEffect } from 'react';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
-import type { IndexStats, SearchMode, Snippet, SnippetSearchResponse } from '@adam/contracts';
+import type {
+  IndexEntryList,
+  IndexSearchRequest,
+  IndexStats,
+  SnippetSearchResponse,
+} from '@adam/contracts';
 import { api } from '../../api/client';
 import { toast } from '../../layout/toasts';
 import { INDEX_MESSAGES } from './messages';
@@ -24,22 +29,8 @@ export const indexKeys = {
   entries: (params: IndexEntriesParams) => ['index', 'entries', params] as const,
 };
 
-/** An index content row: the snippet with its id repeated as snippet_id (spec 002 §3). */
-export type IndexEntry = Snippet & { snippet_id: number };
-export interface IndexEntryList {
-  snippets: IndexEntry[];
-  total: number;
-  /** False when total is the server's estimate (see SnippetList). */
-  total_exact?: boolean;
-  page: number;
-  per_page: number;
-}
-
-export interface IndexSearchBody {
-  query: string;
-  k: number;
-  mode: SearchMode;
-}
+/** The search body as the panel builds it: every field given. */
+export type IndexSearchBody = Required<IndexSearchRequest>;
 
 /** A failed load shows the spec's text once per failure (a failing poll does not stack copies). */
 function useFailureToast(error: unknown, errorUpdatedAt: number, message: string) {

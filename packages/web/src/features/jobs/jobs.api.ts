@@ -1,25 +1,19 @@
 /** Fetchers, query keys and hooks of the job calls (spec 002 §7: /sources/jobs/...). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  CancelPendingResponse as CancelPendingSchema,
-  DeleteJobResponse as DeleteJobSchema,
+  CancelPendingResponse,
+  DeletedResponse,
   Job,
-  JobErrors as JobErrorsSchema,
+  JobErrors,
   JobFindResponse,
   JobList,
   JobPriority,
   JobStatus,
   JobThroughput,
-  RelaunchResponse as RelaunchSchema,
+  RelaunchResponse,
+  ServerMessageFields,
 } from '@adam/contracts';
 import { api } from '../../api/client';
-
-/** The parsed type of a contract schema the contracts export without a type alias. */
-type Out<S extends { _output: unknown }> = S['_output'];
-export type JobErrors = Out<typeof JobErrorsSchema>;
-export type CancelPendingResponse = Out<typeof CancelPendingSchema>;
-export type DeleteJobResponse = Out<typeof DeleteJobSchema>;
-export type RelaunchResponse = Out<typeof RelaunchSchema>;
 
 export const JOB_TABS = ['active', 'queue', 'history', 'stuck'] as const;
 export type JobTab = (typeof JOB_TABS)[number];
@@ -49,12 +43,10 @@ export const jobKeys = {
 };
 
 /** The fields job_progress carries, applied to a cached job. */
-export interface JobProgressPatch {
-  job_id: number;
-  progress: number;
-  stage: string | null;
-  stats: Record<string, unknown>;
-}
+export type JobProgressPatch = Pick<
+  ServerMessageFields<'job_progress'>,
+  'job_id' | 'progress' | 'stage' | 'stats'
+>;
 
 export function patchJob(job: Job, patch: JobProgressPatch): Job {
   if (job.id !== patch.job_id) return job;
@@ -150,7 +142,7 @@ export const relaunchJob = logged('Job relaunch', (id: number, priority: JobPrio
 );
 
 export const deleteJob = logged('Job delete', (id: number) =>
-  api.delete<DeleteJobResponse>(`/sources/jobs/${id}`),
+  api.delete<DeletedResponse>(`/sources/jobs/${id}`),
 );
 
 export const cancelPendingJobs = logged('Cancel all pending', () =>

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
-import type { WorkersStatus } from '@adam/contracts';
+import { MAX_WORKERS, type WorkersStatus } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { ErrorState, LoadingState } from '../../components/QueryState';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -25,9 +25,6 @@ const WORKER_COLOR: Record<WorkerState, string> = {
   busy: 'blue',
   stopping: 'yellow',
 };
-
-/** Most workers one start may add (StartWorkersRequest's bound). */
-const MAX_START = 16;
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -49,7 +46,7 @@ export function WorkersPanel() {
   const stop = useStopWorkers();
   const [count, setCount] = useState<number | string>(1);
   const n = typeof count === 'number' ? count : Number(count);
-  const validCount = Number.isInteger(n) && n >= 1 && n <= MAX_START;
+  const validCount = Number.isInteger(n) && n >= 1 && n <= MAX_WORKERS;
   const data = status.data;
 
   return (
@@ -67,7 +64,7 @@ export function WorkersPanel() {
             value={count}
             onChange={setCount}
             min={1}
-            max={MAX_START}
+            max={MAX_WORKERS}
             allowDecimal={false}
             allowNegative={false}
             clampBehavior="strict"

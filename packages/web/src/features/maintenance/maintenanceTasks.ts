@@ -6,6 +6,7 @@ import {
   CLEAR_OLD_JOBS_DAYS,
   DUPLICATE_THRESHOLD_DEFAULT,
   LOW_QUALITY_THRESHOLD_DEFAULT,
+  SCORE_BOUNDS,
   STUCK_AFTER_SECONDS,
   type MaintenanceAction,
   type MaintenanceRequest,
@@ -68,8 +69,7 @@ export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
     threshold: {
       label: 'Similarity threshold',
       description: 'Pairs at or above this similarity are duplicates (0–1, step 0.01).',
-      min: 0,
-      max: 1,
+      ...SCORE_BOUNDS,
       step: 0.01,
       defaultValue: DUPLICATE_THRESHOLD_DEFAULT,
     },
@@ -90,8 +90,7 @@ export const MAINTENANCE_TASKS: readonly MaintenanceTask[] = [
     threshold: {
       label: 'Quality threshold',
       description: 'Snippets below this quality are deleted (0–1, step 0.1).',
-      min: 0,
-      max: 1,
+      ...SCORE_BOUNDS,
       step: 0.1,
       defaultValue: LOW_QUALITY_THRESHOLD_DEFAULT,
     },

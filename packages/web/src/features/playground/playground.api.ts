@@ -13,6 +13,7 @@ import {
   type FetchWikipediaResponse,
   type Job,
   type PlaygroundLanguage,
+  type RelaunchResponse,
   type SaveSegmentsRequest,
   type SaveSegmentsResponse,
   type WorkersStatus,
@@ -36,12 +37,6 @@ export interface AnalyzeInput {
   question: string;
   /** 'auto' lets the server detect the language. */
   language: string;
-}
-
-interface RelaunchResponse {
-  job_id: number;
-  relaunched_from: number;
-  job: Job;
 }
 
 export function fetchPlaygroundLanguages(signal?: AbortSignal): Promise<PlaygroundLanguage[]> {

@@ -13,7 +13,12 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconKey, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
-import { ChangePasswordRequest, TotpCode, type TwoFactorSetupResponse } from '@adam/contracts';
+import {
+  ChangePasswordRequest,
+  TOTP_DIGITS,
+  TotpCode,
+  type TwoFactorSetupResponse,
+} from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { SettingsCard } from '../../components/SettingsCard';
@@ -121,7 +126,7 @@ function CodeInput({
       placeholder="123456"
       inputMode="numeric"
       autoComplete="one-time-code"
-      maxLength={6}
+      maxLength={TOTP_DIGITS}
       value={value}
       onChange={(e) => onChange(e.currentTarget.value.replace(/\D/g, ''))}
       error={error}

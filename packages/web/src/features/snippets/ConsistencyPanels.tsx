@@ -14,14 +14,14 @@ import {
   Text,
 } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh, IconTrash, IconVectorTriangle } from '@tabler/icons-react';
-import { SNIPPET_PAGE_SIZE, type ConsistencyReport } from '@adam/contracts';
+import { SNIPPET_PAGE_SIZE, type CleanupType, type ConsistencyReport } from '@adam/contracts';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState } from '../../components/QueryState';
 import { formatDate, formatNumber } from '../../lib/format';
 import { toast } from '../../layout/toasts';
 import { IndexStatusBadge } from './SnippetDetailsModal';
-import { useCleanupOrphans, type CleanupType } from './snippets.api';
+import { useCleanupOrphans } from './snippets.api';
 
 type Entry = ConsistencyReport['snippets_ok'][number];
 export type ReportTab = 'consistent' | 'index_only' | 'disk_only';

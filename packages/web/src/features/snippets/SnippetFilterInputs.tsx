@@ -1,5 +1,5 @@
 import { NumberInput, Select } from '@mantine/core';
-import { THEMES, type Theme } from '@adam/contracts';
+import { SCORE_BOUNDS, THEMES, type Theme } from '@adam/contracts';
 
 /** The theme filter of the snippet browser and search: any of the four themes, or all. */
 export function ThemeFilterSelect({
@@ -34,8 +34,8 @@ export function MinQualityInput({
     <NumberInput
       label="Min quality"
       placeholder="0 – 1"
-      min={0}
-      max={1}
+      min={SCORE_BOUNDS.min}
+      max={SCORE_BOUNDS.max}
       step={0.01}
       decimalScale={2}
       clampBehavior="strict"

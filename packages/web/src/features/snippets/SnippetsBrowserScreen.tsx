@@ -30,7 +30,13 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
-import { SNIPPET_PAGE_SIZE, type Snippet, type Theme } from '@adam/contracts';
+import {
+  EXPORT_FORMATS,
+  SNIPPET_PAGE_SIZE,
+  type ExportFormat,
+  type Snippet,
+  type Theme,
+} from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
@@ -43,13 +49,11 @@ import { saveFile } from './download';
 import { SNIPPET_MESSAGES } from './messages';
 import { IndexStatusBadge, SnippetDetailsModal } from './SnippetDetailsModal';
 import {
-  EXPORT_FORMATS,
   useConsistency,
   useDeleteSnippets,
   useExportSnippets,
   useRefreshSnippetState,
   useSnippetList,
-  type ExportFormat,
   type SnippetListParams,
 } from './snippets.api';
 import { MinQualityInput, ThemeFilterSelect } from './SnippetFilterInputs';

@@ -2,10 +2,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CleanupOrphansResponse,
+  CleanupType,
   ConsistencyReport,
   DeleteSnippetResponse,
   ExportRequest,
-  RefreshSnippetStateResponse,
+  ReconcileReport,
   Snippet,
   SnippetAnalytics,
   SnippetIndexInfo,
@@ -43,10 +44,6 @@ export interface SnippetListParams {
   job_id?: number;
   source_url?: string;
 }
-
-export type ExportFormat = NonNullable<ExportRequest['format']>;
-export const EXPORT_FORMATS: readonly ExportFormat[] = ['json', 'jsonl', 'csv'];
-export type CleanupType = 'index_only' | 'disk_only';
 
 /**
  * Shows a spec failure text with the server's detail. A 401 has already ended the session (the
@@ -115,8 +112,8 @@ export function cleanupOrphans(
   );
 }
 
-export function refreshSnippetState(): Promise<RefreshSnippetStateResponse> {
-  return api.post<RefreshSnippetStateResponse>('/admin/refresh-snippet-state');
+export function refreshSnippetState(): Promise<ReconcileReport> {
+  return api.post<ReconcileReport>('/admin/refresh-snippet-state');
 }
 
 export function searchSnippets(body: SnippetSearchRequest): Promise<SnippetSearchResponse> {

@@ -13,7 +13,7 @@ import {
   Textarea,
 } from '@mantine/core';
 import { IconAlertTriangle, IconSend } from '@tabler/icons-react';
-import { SOURCE_LANGUAGES, type JobPriority } from '@adam/contracts';
+import { SCORE_BOUNDS, SOURCE_LANGUAGES, type JobPriority } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { EmptyState } from '../../components/QueryState';
 import { PageHeader } from '../../components/PageHeader';
@@ -168,8 +168,8 @@ export function AddSourcesScreen() {
                   <NumberInput
                     label="Min quality"
                     description="0 to 1, optional"
-                    min={0}
-                    max={1}
+                    min={SCORE_BOUNDS.min}
+                    max={SCORE_BOUNDS.max}
                     step={0.1}
                     decimalScale={2}
                     allowNegative={false}

@@ -1,19 +1,14 @@
 /** Fetchers, query keys and hooks of the source calls (spec 002 §7: /sources/...). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  DeleteSourceResponse as DeleteSourceSchema,
+  DeleteSourceResponse,
   ProcessSourcesRequest,
-  ProcessSourcesResponse as ProcessSourcesSchema,
-  SourceList as SourceListSchema,
+  ProcessSourcesResponse,
+  SourceList,
 } from '@adam/contracts';
 import { api } from '../../api/client';
 import { jobKeys } from '../jobs/jobs.api';
 import { snippetKeys } from '../snippets/snippets.api';
-
-type Out<S extends { _output: unknown }> = S['_output'];
-export type SourceList = Out<typeof SourceListSchema>;
-export type ProcessSourcesResponse = Out<typeof ProcessSourcesSchema>;
-export type DeleteSourceResponse = Out<typeof DeleteSourceSchema>;
 
 /** Manage Sources pages on the server. */
 export const SOURCES_PER_PAGE = 50;

@@ -4,7 +4,12 @@
  * `request_update` on open, reconnect with backoff 1 s doubling up to 5 attempts, and no
  * reconnect after one authentication failure (close 401/403 or the server's 4401/4403).
  */
-import { ServerMessage, WS_CLOSE_FORBIDDEN, WS_CLOSE_UNAUTHORIZED } from '@adam/contracts';
+import {
+  ServerMessage,
+  WS_CLOSE_FORBIDDEN,
+  WS_CLOSE_UNAUTHORIZED,
+  type ClientMessage,
+} from '@adam/contracts';
 
 export const RECONNECT_BASE_DELAY_MS = 1000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
@@ -130,7 +135,7 @@ export class RealtimeClient {
   }
 
   /** Sends a client message when open; returns whether it went out. */
-  send(message: { type: 'request_update' } | { type: 'ping' }): boolean {
+  send(message: ClientMessage): boolean {
     if (this.current !== 'open' || !this.socket) return false;
     this.socket.send(JSON.stringify(message));
     return true;
