@@ -24,7 +24,7 @@ import path from 'node:path';
 import { EMOTIONS, THEMES } from '@adam/contracts';
 import type { QueueDriver } from '../src/jobs/queue-driver.js';
 import { createLogger, LogSink } from '../src/logging.js';
-import { EventBus } from '../src/realtime/event-bus.js';
+import { EventBus } from '../src/lib/event-bus.js';
 import { ActivityService } from '../src/services/activity.service.js';
 import { AnalyticsService } from '../src/services/analytics.service.js';
 import { JobService } from '../src/services/job.service.js';

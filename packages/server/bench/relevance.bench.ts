@@ -23,7 +23,7 @@ import { DEFAULT_PROCESSING_SETTINGS, type SearchMode } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { EVAL_SET, scoreRankings, type EvalSet } from '../src/embedding/eval/evaluate.js';
 import { createLogger, LogSink } from '../src/logging.js';
-import { EventBus } from '../src/realtime/event-bus.js';
+import { EventBus } from '../src/lib/event-bus.js';
 import { queryWords } from '../src/services/hybrid-search.js';
 import { IndexService } from '../src/services/index.service.js';
 import { textHash } from '../src/services/ingestion.service.js';

@@ -18,7 +18,7 @@ import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
 import { RateWindow } from './lib/rate-window.js';
 import type { Logger } from './logging.js';
-import type { EventBus } from './realtime/event-bus.js';
+import type { EventBus } from './lib/event-bus.js';
 import { liveStats } from './realtime/live-stats.js';
 import { realtimeChannel } from './realtime/ws-channel.js';
 import { EncyclopediaClient } from './scraping/wikipedia.js';

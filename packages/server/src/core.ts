@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import { Engine } from './engine/engine.js';
 import { createLogger, LogSink, type Logger } from './logging.js';
-import { EventBus } from './realtime/event-bus.js';
+import { EventBus } from './lib/event-bus.js';
 import { SafeFetcher } from './scraping/safe-fetcher.js';
 import { AuthService } from './services/auth.service.js';
 import { BackupService } from './services/backup.service.js';

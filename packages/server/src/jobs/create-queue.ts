@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository } from '../store/job.repository.js';
 import type { JobRuntime } from './define-job.js';
 import { EmbeddedQueue } from './embedded-queue.js';

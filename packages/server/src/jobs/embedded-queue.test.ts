@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { until } from '../../test/until.js';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { migrate } from '../store/db.js';
 import { JobRepository } from '../store/job.repository.js';
 import { migrations } from '../store/migrations/index.js';

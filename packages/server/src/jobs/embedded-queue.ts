@@ -1,6 +1,6 @@
 import type { WorkersStatus } from '@adam/contracts';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobOutcome, JobRuntime } from './define-job.js';
 import { createJobContext, finishJob, parseJson } from './job-context.js';

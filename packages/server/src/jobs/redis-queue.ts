@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { WorkersStatus } from '@adam/contracts';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobRuntime } from './define-job.js';
 import type { EmbeddedQueue } from './embedded-queue.js';

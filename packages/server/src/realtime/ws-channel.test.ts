@@ -5,7 +5,7 @@ import type { LiveStats } from '@adam/contracts';
 import { Unauthorized } from '../lib/errors.js';
 import type { AuthContext } from '../services/auth.service.js';
 import type { LogRow } from '../store/log.repository.js';
-import { EventBus } from './event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { RealtimeHub, toMessage, type ChannelSocket, type RealtimeDeps } from './ws-channel.js';
 
 class FakeSocket extends EventEmitter implements ChannelSocket {

@@ -19,7 +19,7 @@ import type { Logger } from '../logging.js';
 import type { AuthContext, AuthService } from '../services/auth.service.js';
 import type { HealthService } from '../services/health.service.js';
 import type { LogRow } from '../store/log.repository.js';
-import type { BusEventName, BusEvents, EventBus } from './event-bus.js';
+import type { BusEventName, BusEvents, EventBus } from '../lib/event-bus.js';
 
 /** Refused keys close with the contract's WS_CLOSE_*; these two are the protocol's own. */
 export const CLOSE_GOING_AWAY = 1001;

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createLogger, LogSink } from '../logging.js';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { ActivityRepository } from '../store/activity.repository.js';
 import { migrate } from '../store/db.js';
 import { migrations } from '../store/migrations/index.js';

@@ -1,6 +1,6 @@
 import type { RecentActivity } from '@adam/contracts';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { ActivityRepository, NewActivity } from '../store/activity.repository.js';
 
 /** The feed keeps this many items; older ones go. */

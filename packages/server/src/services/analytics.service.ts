@@ -23,7 +23,7 @@ import {
   type BucketUnit,
 } from '../lib/time-buckets.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { AnalyticsRepository, EmotionSums } from '../store/analytics.repository.js';
 import type { JobRepository } from '../store/job.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Config } from '../config.js';
 import type { AppError } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { ApiKeyRepository } from '../store/api-key.repository.js';
 import { migrate } from '../store/db.js';
 import { migrations } from '../store/migrations/index.js';

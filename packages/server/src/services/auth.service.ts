@@ -24,7 +24,7 @@ import {
 import { dummyVerify, hashPassword, verifyPassword } from '../lib/password.js';
 import { addressBucket, FailureThrottle } from '../lib/throttle.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { ApiKeyRepository, ApiKeyRow } from '../store/api-key.repository.js';
 import type { UserRepository, UserRow } from '../store/user.repository.js';
 

@@ -5,7 +5,7 @@ import {
   type GeneralSettings,
 } from '@adam/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { AUTO_GRACE_MINUTES, AutoBackupScheduler } from './backup-scheduler.js';
 
 const START = Date.parse('2024-05-01T12:00:00.000Z');

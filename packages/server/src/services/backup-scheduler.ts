@@ -1,5 +1,5 @@
 import type { ComponentHealth, GeneralSettings } from '@adam/contracts';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { BackupService } from './backup.service.js';
 
 /** An overdue auto backup (or the first one) runs this many minutes after start. */

@@ -17,7 +17,7 @@ import {
 } from '@adam/contracts';
 import { Conflict, NotFound, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import { migrate, type Db } from '../store/db.js';
 import { migrations } from '../store/migrations/index.js';
 import {

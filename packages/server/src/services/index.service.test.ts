@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Embedder } from '../embedding/embedder.js';
 import { createLogger, LogSink } from '../logging.js';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { openDatabase, type Db } from '../store/db.js';
 import { SnippetRepository } from '../store/snippet.repository.js';
 import { IndexService, vectorToBlob } from './index.service.js';

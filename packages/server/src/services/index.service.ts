@@ -9,7 +9,7 @@ import {
 } from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import { writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';

@@ -3,7 +3,7 @@ import type { ProcessingSettings } from '@adam/contracts';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../logging.js';
 import type { AnalyzeResult, Diagnostic } from '../pipeline/index.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
 import { vectorToBlob, type IndexService } from './index.service.js';
 

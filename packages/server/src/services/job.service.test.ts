@@ -4,7 +4,7 @@ import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { QueueDriver } from '../jobs/queue-driver.js';
 import { AppError, Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import { migrate, type Db } from '../store/db.js';
 import { JobRepository } from '../store/job.repository.js';
 import { migrations } from '../store/migrations/index.js';

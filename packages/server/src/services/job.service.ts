@@ -17,7 +17,7 @@ import {
 import type { QueueDriver } from '../jobs/queue-driver.js';
 import { Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 
 export type JobTab = 'all' | 'active' | 'queue' | 'history';

@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import type { MaintenanceRequest as Req } from '@adam/contracts';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { HealthService } from './health.service.js';
 import { blobToVector, type IndexService } from './index.service.js';

@@ -14,7 +14,7 @@ import {
   fieldErrorsFromIssues,
 } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { SettingsRepository } from '../store/settings.repository.js';
 
 const DEFAULTS: AllSettings = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventBus } from '../realtime/event-bus.js';
+import { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { IndexService } from './index.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';

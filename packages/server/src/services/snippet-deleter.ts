@@ -1,4 +1,4 @@
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { IndexService } from './index.service.js';
 

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { Embedder } from '../embedding/embedder.js';
 import { AppError, NotFound } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type {
   SnippetFilter,
   SnippetRepository,

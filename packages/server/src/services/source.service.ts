@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { NotFound, Unprocessable, type FieldError } from '../lib/errors.js';
 import { withoutCredentials } from '../lib/url.js';
 import type { Logger } from '../logging.js';
-import type { EventBus } from '../realtime/event-bus.js';
+import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository, SourceRow } from '../store/source.repository.js';
 import type { IndexService } from './index.service.js';
