@@ -82,9 +82,13 @@ export default tseslint.config(
     ['services', 'http', 'realtime', 'jobs', 'engine'],
     'store/ holds SQL and no rules',
   ),
-  ...serverLayer('services', ['http'], 'services/ hold the rules and no HTTP'),
+  ...serverLayer('services', ['http', 'realtime'], 'services/ hold the rules: no HTTP, no socket'),
   ...serverLayer('realtime', ['http'], 'realtime/ is a core without HTTP routes'),
-  ...serverLayer('jobs', ['http', 'cli'], 'jobs/ never import the HTTP layer or the CLI'),
+  ...serverLayer(
+    'jobs',
+    ['http', 'realtime', 'cli'],
+    'jobs/ never import the HTTP layer, the socket or the CLI',
+  ),
   ...serverLayer(
     'lib',
     ['services', 'http', 'store', 'realtime', 'jobs', 'vector', 'engine', 'pipeline', 'scraping'],
