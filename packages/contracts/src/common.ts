@@ -10,9 +10,6 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-export const OkResponse = z.object({ ok: z.literal(true) });
-export type OkResponse = z.infer<typeof OkResponse>;
-
 /** The body of a 204: nothing. */
 export const NoContent = z.null();
 export type NoContent = z.infer<typeof NoContent>;

@@ -25,7 +25,7 @@ import { UserRepository } from './store/user.repository.js';
 
 export const VERSION = readVersion();
 
-export interface CoreOptions {
+interface CoreOptions {
   /** Also print log lines on stdout (the server does, tests and the CLI do not). */
   stdoutLogs?: boolean;
   /** Clock for key expiry, TOTP and throttling; tests move it instead of sleeping. */

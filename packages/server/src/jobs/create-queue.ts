@@ -8,7 +8,7 @@ import type { QueueDriver } from './queue-driver.js';
 import { RedisQueue } from './redis-queue.js';
 import { SERVER_ONLY_JOB_TYPES } from './registry.js';
 
-export interface QueueOptions {
+interface QueueOptions {
   /** Unset: the embedded queue; set: BullMQ on this Redis. */
   redisUrl: string | undefined;
   jobs: JobRepository;

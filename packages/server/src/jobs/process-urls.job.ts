@@ -8,7 +8,7 @@ import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-
 import { defineJob, stoppedOutcome, type WorkDeps } from './define-job.js';
 import { statsWith } from './ingest-stats.js';
 
-export const ProcessUrlsInput = z.object({
+const ProcessUrlsInput = z.object({
   language: z.string().default('auto'),
   min_quality: z.number().min(0).max(1).nullish(),
 });
@@ -24,7 +24,7 @@ type WireUrlWork =
   | { url: string; ok: true; title: string | null; analysis: WireAnalysis };
 
 /** Working half for one URL: fetch under the rules, extract, analyse. Never throws. */
-export async function workUrl(
+async function workUrl(
   deps: WorkDeps,
   url: string,
   rules: readonly ScrapingRuleLike[],

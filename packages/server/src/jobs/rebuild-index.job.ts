@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from './define-job.js';
 
-export const RebuildIndexInput = z.object({
+const RebuildIndexInput = z.object({
   reembed: z.boolean().default(true),
   /** optimize_index: rebuild the graph from the stored vectors (no re-embedding), then record it. */
   optimize: z.boolean().default(false),

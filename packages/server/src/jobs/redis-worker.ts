@@ -18,7 +18,7 @@ import {
 } from './redis-protocol.js';
 import { jobDefinition } from './registry.js';
 
-export interface RunningWorker {
+interface RunningWorker {
   id: string;
   close(): Promise<void>;
   /** Resolves when the worker has stopped (asked to, or by close()). */

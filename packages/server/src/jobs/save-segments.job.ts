@@ -4,7 +4,7 @@ import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-
 import { defineJob, stoppedOutcome } from './define-job.js';
 import { statsWith } from './ingest-stats.js';
 
-export const SaveSegmentsInput = z.object({
+const SaveSegmentsInput = z.object({
   title: z.string().default(''),
   language: z.string().default('en'),
   text: z.string(),

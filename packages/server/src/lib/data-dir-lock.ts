@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Who holds a data directory: written into its lock file as JSON. */
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   started_at: string;
   /** 'server', or the maintenance command that holds it ('restore', 'backup', 'reindex'). */

@@ -8,7 +8,6 @@ export type BucketUnit = 'minute' | 'hour' | 'day';
 const UNIT_MS: Record<BucketUnit, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 const KEY_LENGTH: Record<BucketUnit, number> = { minute: 16, hour: 13, day: 10 };
 
-export const unitMs = (unit: BucketUnit): number => UNIT_MS[unit];
 export const keyLength = (unit: BucketUnit): number => KEY_LENGTH[unit];
 
 /** Start of the bucket holding `ms` (UTC; every unit divides a day evenly). */

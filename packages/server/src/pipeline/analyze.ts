@@ -23,7 +23,7 @@ import {
   wordCount,
 } from './text.js';
 
-export interface AnalyzeOptions {
+interface AnalyzeOptions {
   /** 'auto' to detect, or an ISO 639-1 code. */
   language: string;
   settings: ProcessingSettings;
@@ -129,7 +129,7 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
   };
 }
 
-export interface RankOptions {
+interface RankOptions {
   language: string;
   topK: number;
   embed: EmbedFn;
@@ -137,7 +137,7 @@ export interface RankOptions {
   batchSize?: number;
 }
 
-export interface RankedSentence {
+interface RankedSentence {
   sentence: string;
   score: number;
 }
@@ -147,7 +147,7 @@ export interface RankedSentence {
  * rest. Overlap keeps exact names and numbers from the question ranking high even when an
  * embedder blurs them, the cosine catches paraphrases.
  */
-export const RANK_COSINE_WEIGHT = 0.7;
+const RANK_COSINE_WEIGHT = 0.7;
 
 /**
  * Splits the context into sentences and scores each against the question:

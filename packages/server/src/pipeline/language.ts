@@ -8,7 +8,7 @@ export interface DetectedLanguage {
 }
 
 /** ISO 639-3 (franc) → ISO 639-1 for the languages ADAM detects. */
-export const ISO3_TO_ISO1: Readonly<Record<string, string>> = {
+const ISO3_TO_ISO1: Readonly<Record<string, string>> = {
   eng: 'en',
   fra: 'fr',
   spa: 'es',
@@ -27,7 +27,7 @@ export const DETECTED_LANGUAGES = Object.keys(ISO3_TO_ISO1);
 const rankLanguages = trigramRanker(DETECTED_LANGUAGES);
 
 /** Below this many letters trigram statistics are noise. */
-export const MIN_DETECT_LETTERS = 20;
+const MIN_DETECT_LETTERS = 20;
 // Confidence reaches its full length factor at this many letters.
 const FULL_CONFIDENCE_LETTERS = 120;
 // franc normalises by text length, so on a paragraph the runner-up scores 0.85–0.95 of the

@@ -37,7 +37,7 @@ export const QUALITY_WEIGHTS = {
   language_confidence: 0.2,
 } as const;
 
-export interface QualityOptions {
+interface QualityOptions {
   language?: string;
   /** Known detector confidence for this text; detected when left out. */
   languageConfidence?: number;
@@ -165,7 +165,7 @@ export function noiseLevel(text: string): number {
   return clamp01(noise);
 }
 
-export interface Acceptance {
+interface Acceptance {
   accepted: boolean;
   /** 'accepted' or why not, e.g. 'too short (87 < 150 chars)'. */
   reason: string;

@@ -37,13 +37,13 @@ export interface Candidate {
   sentences: string[];
 }
 
-export interface AssessedCandidate extends Candidate {
+interface AssessedCandidate extends Candidate {
   quality: QualityResult;
   accepted: boolean;
   reason: string;
 }
 
-export interface SegmentationResult {
+interface SegmentationResult {
   method: SegmentationMethod;
   fallback_reason: string | null;
   candidates: AssessedCandidate[];
@@ -52,7 +52,7 @@ export interface SegmentationResult {
   segmentation_stats: SegmentationStats;
 }
 
-export interface SegmentOptions {
+interface SegmentOptions {
   /** ISO 639-1 code of the document, or 'und'. */
   language: string;
   settings: ProcessingSettings;
@@ -165,7 +165,7 @@ interface Limits {
  * The overlap is capped at half of segment_max_length so every segment holds at least as
  * much new text as borrowed text.
  */
-export function limitsOf(s: ProcessingSettings): Limits {
+function limitsOf(s: ProcessingSettings): Limits {
   return {
     maxChars: s.segment_max_length,
     maxTokens: s.segment_max_tokens,
@@ -330,7 +330,7 @@ const SHORT_PENALTY = 3;
  * DIP_WEIGHT × max(0, θ − sim): segments split at clear dips (topic changes), and when the
  * limits force more cuts they go to the least similar gaps.
  */
-export async function semanticCandidates(text: string, opts: SegmentOptions): Promise<Candidate[]> {
+async function semanticCandidates(text: string, opts: SegmentOptions): Promise<Candidate[]> {
   const limits = limitsOf(opts.settings);
   const units = unitsOf(text, opts.language, limits);
   if (units.length === 0) return [];
@@ -385,7 +385,7 @@ export async function semanticCandidates(text: string, opts: SegmentOptions): Pr
 const BLOCK = 2;
 
 /** Similarity across each gap k (between units k and k+1): block before vs block after. */
-export function gapSimilarities(vectors: Float32Array[]): number[] {
+function gapSimilarities(vectors: Float32Array[]): number[] {
   const sims: number[] = [];
   for (let k = 0; k + 1 < vectors.length; k++) {
     const left = centroid(vectors.slice(Math.max(0, k + 1 - BLOCK), k + 1));

@@ -6,14 +6,14 @@ export { THEMES, type Theme } from './theme-lexicon.js';
 
 export type ThemeScores = Record<Theme, number>;
 
-export interface ThemeResult {
+interface ThemeResult {
   theme: Theme;
   /** 0–1 per theme, summing to 1. */
   scores: ThemeScores;
 }
 
 /** Embedded prototype descriptions per theme. */
-export type ThemePrototypes = Record<Theme, Float32Array[]>;
+type ThemePrototypes = Record<Theme, Float32Array[]>;
 
 const lexicon = new Lexicon<Theme>(THEME_LEXICON);
 

@@ -2,7 +2,7 @@ import { data } from 'franc/data.js';
 import { expressions } from 'franc/expressions.js';
 
 /** franc's answer: [ISO 639-3 code, score 0–1], best first. */
-export type LanguageScores = [string, number][];
+type LanguageScores = [string, number][];
 
 // franc's constants.
 const MAX_LENGTH = 2048;

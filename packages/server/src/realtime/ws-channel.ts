@@ -22,7 +22,7 @@ import type { LogRow } from '../store/log.repository.js';
 import type { BusEventName, BusEvents, EventBus } from '../lib/event-bus.js';
 
 /** Refused keys close with the contract's WS_CLOSE_*; these two are the protocol's own. */
-export const CLOSE_GOING_AWAY = 1001;
+const CLOSE_GOING_AWAY = 1001;
 const CLOSE_INTERNAL_ERROR = 1011;
 
 /**
@@ -71,7 +71,7 @@ export interface ChannelLimits {
   closeGraceMs: number;
 }
 
-export const DEFAULT_LIMITS: ChannelLimits = {
+const DEFAULT_LIMITS: ChannelLimits = {
   maxBufferedBytes: 1024 * 1024,
   logEntriesPerSecond: 50,
   keepaliveMs: 30_000,
@@ -146,7 +146,7 @@ export function toMessage(type: string, payload: object = {}): Record<string, un
 }
 
 /** A server message with its timestamp (now unless given), checked against the contract. */
-export function serverMessage<T extends ServerMessageType>(
+function serverMessage<T extends ServerMessageType>(
   type: T,
   fields: ServerMessageFields<T> & { timestamp?: string },
 ): ServerMessageOf<T> {

@@ -49,7 +49,7 @@ export function parseAllowList(entries: readonly string[]): AllowEntry[] {
 }
 
 /** One spelling per address: IPv4-mapped IPv6 as its IPv4, IPv6 in its compact form. */
-export function canonicalIp(ip: string): string {
+function canonicalIp(ip: string): string {
   return ipaddr.process(ip).toString();
 }
 

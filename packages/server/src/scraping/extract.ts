@@ -5,13 +5,13 @@ import { describeRule } from './rules.js';
 import type { FetchResult } from './safe-fetcher.js';
 
 /** The part of a scraping rule extraction needs; `domain` only improves messages. */
-export interface ExtractRule {
+interface ExtractRule {
   mode: string;
   target: string | null;
   domain?: string;
 }
 
-export interface ExtractResult {
+interface ExtractResult {
   title: string;
   /** Plain text: one blank line between blocks, whitespace collapsed inside them. */
   text: string;
@@ -26,7 +26,7 @@ export interface ExtractResult {
   warnings: string[];
 }
 
-export type RuleMode = 'allow' | 'deny' | 'selector';
+type RuleMode = 'allow' | 'deny' | 'selector';
 
 /** The rule's mode as extraction applies it; unknown modes extract like allow, with a warning. */
 export function ruleMode(rule: ExtractRule | null | undefined): {

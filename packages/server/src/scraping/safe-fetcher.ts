@@ -22,7 +22,7 @@ export interface ResolvedAddress {
 /** DNS as the fetcher uses it: every address of a host name. Tests pass their own. */
 export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
-export interface SafeFetcherOptions {
+interface SafeFetcherOptions {
   /** 'host' or 'host:port' entries (ADAM_FETCH_ALLOW) reachable despite the address block. */
   allow: readonly string[];
   /** Covers the whole fetch: DNS, every redirect hop and the body. */
@@ -33,7 +33,7 @@ export interface SafeFetcherOptions {
   lookup?: HostLookup;
 }
 
-export interface FetchInit {
+interface FetchInit {
   accept?: string;
   /** Sent to the first URL's origin only: a redirect elsewhere does not carry them. */
   headers?: Record<string, string>;
@@ -52,10 +52,10 @@ export interface FetchResult {
   redirects: string[];
 }
 
-export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
-export const DEFAULT_MAX_REDIRECTS = 5;
-export const DEFAULT_USER_AGENT = 'ADAM/0.1 (knowledge-snippet fetcher)';
+const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_USER_AGENT = 'ADAM/0.1 (knowledge-snippet fetcher)';
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Sites whose connections are kept alive at once; the least recently used is closed. */

@@ -5,7 +5,7 @@ import { describeRule, domainOf, matchRule, type ScrapingRuleLike } from './rule
 import type { FetchResult, SafeFetcher } from './safe-fetcher.js';
 
 /** The console's text when no rule applied (spec 001 §2.9), en dash included. */
-export type Extractor = (
+type Extractor = (
   res: FetchResult,
   rule: ScrapingRuleLike | null,
 ) => Promise<ReturnType<typeof extractResponse>>;
@@ -15,7 +15,7 @@ export const NO_RULE_TEXT = 'No specific rule found – using default';
 export const HTML_PREVIEW_MAX_CHARS = 200_000;
 
 /** The answer of POST /playground/fetch-url (spec 001 §3 'URL fetch result') plus extras. */
-export interface UrlFetchResult {
+interface UrlFetchResult {
   /** The extracted text. */
   content: string;
   /** The raw page (HTML or text) for the preview, at most HTML_PREVIEW_MAX_CHARS characters. */

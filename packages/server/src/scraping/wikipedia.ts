@@ -2,7 +2,7 @@ import { BadRequest, NotFound, Unprocessable } from '../lib/errors.js';
 import { FetchError } from './fetch-error.js';
 import type { SafeFetcher } from './safe-fetcher.js';
 
-export interface EncyclopediaArticle {
+interface EncyclopediaArticle {
   /** The article's title after normalisation and redirects. */
   title: string;
   /** Plain text, reference sections dropped, headings as plain lines. */
@@ -14,7 +14,7 @@ export interface EncyclopediaArticle {
   redirected_from?: string;
 }
 
-export interface EncyclopediaClientOptions {
+interface EncyclopediaClientOptions {
   /** 'https://{lang}.wikipedia.org' (ADAM_WIKIPEDIA_URL) or a plain base such as a local fake. */
   baseUrl: string;
   fetcher: SafeFetcher;
@@ -24,7 +24,7 @@ export interface EncyclopediaClientOptions {
 const MAX_TITLE_BYTES = 255;
 
 /** 'Article 'Xyz' not found on en.wikipedia' while staying a NotFound (404). */
-export class ArticleNotFound extends NotFound {
+class ArticleNotFound extends NotFound {
   constructor(title: string, wiki: string) {
     super('article', title);
     this.message = `Article '${title}' not found on ${wiki}`;
@@ -123,7 +123,7 @@ interface ApiAnswer {
 }
 
 /** 'en', 'fr', 'als': a 2–3 letter code, lower-cased; anything else is a 400. */
-export function validateLanguage(language: string): string {
+function validateLanguage(language: string): string {
   const lang = language.trim().toLowerCase();
   if (!/^[a-z]{2,3}$/.test(lang)) {
     throw new BadRequest(

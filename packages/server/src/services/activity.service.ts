@@ -4,7 +4,7 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { ActivityRepository, NewActivity } from '../store/activity.repository.js';
 
 /** The feed keeps this many items; older ones go. */
-export const ACTIVITY_KEEP = 10_000;
+const ACTIVITY_KEEP = 10_000;
 /** Pruning runs once per this many writes: the feed may hold a little more between two. */
 const PRUNE_EVERY = 100;
 

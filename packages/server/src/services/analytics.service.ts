@@ -47,7 +47,7 @@ const THROUGHPUT_HOURS = 24;
 const TOP_SOURCES = 10;
 /** The store keys snippets of an unknown language with ''; the pipeline calls that 'und'. */
 const UNKNOWN_LANGUAGE = 'und';
-export const SEGMENTS_COUNTER = 'segments_total';
+const SEGMENTS_COUNTER = 'segments_total';
 
 const r4 = (n: number) => roundTo(Math.max(0, n), 4);
 const ratio = (a: number, b: number) => (b > 0 ? a / b : 0);

@@ -35,7 +35,7 @@ export interface AuthContext {
   key: ApiKeyRow;
 }
 
-export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 export class AuthService {
   private readonly throttle: FailureThrottle;
@@ -293,7 +293,7 @@ export class AuthService {
   }
 }
 
-export function totpFor(email: string, secret: string): OTPAuth.TOTP {
+function totpFor(email: string, secret: string): OTPAuth.TOTP {
   return new OTPAuth.TOTP({
     issuer: ISSUER,
     label: email,

@@ -7,7 +7,7 @@ export const AUTO_GRACE_MINUTES = 5;
 /** setTimeout's longest delay (about 24.8 days, far above the longest frequency, a day). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export interface AutoBackupSchedulerDeps {
+interface AutoBackupSchedulerDeps {
   backups: Pick<BackupService, 'create' | 'list' | 'running'>;
   bus: EventBus;
   settings: () => GeneralSettings;

@@ -39,7 +39,7 @@ const INDEX_DIR = 'index';
 /** Scratch space of a restore, cleared at start: never listed, never a backup. */
 const RESTORE_SCRATCH = '.restore';
 
-export interface BackupServiceDeps {
+interface BackupServiceDeps {
   db: Db;
   dataDir: string;
   index: IndexService;

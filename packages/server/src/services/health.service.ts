@@ -52,7 +52,7 @@ const ABSOLUTE_PATH =
   /(?<![\w:/.])\/[^\s'"`,;()<>]+|\b[A-Za-z]:\\[^\s'"`,;()<>]*|\\\\[^\s'"`,;()<>]+/g;
 const PATH_KEYS = new Set(['path', 'dir', 'file']);
 
-export function redactPaths(text: string): string {
+function redactPaths(text: string): string {
   return text.replace(ABSOLUTE_PATH, '[path]');
 }
 

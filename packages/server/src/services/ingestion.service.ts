@@ -7,7 +7,7 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
 import { vectorToBlob, type IndexService } from './index.service.js';
 
-export interface IngestInput {
+interface IngestInput {
   text: string;
   /** 'auto' or an ISO 639-1 code. */
   language: string;

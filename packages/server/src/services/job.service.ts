@@ -36,7 +36,7 @@ const parse = <T>(s: string, fallback: T): T => {
   }
 };
 
-export function toJob(r: JobRow): Job {
+function toJob(r: JobRow): Job {
   return {
     id: r.id,
     type: r.type,

@@ -16,7 +16,7 @@ import type { RuleService } from './rule.service.js';
 import type { SettingsService } from './settings.service.js';
 
 /** The languages the pipeline detects and splits; en, fr, es and de have the full pipeline. */
-export const PLAYGROUND_LANGUAGES: PlaygroundLanguage[] = [
+const PLAYGROUND_LANGUAGES: PlaygroundLanguage[] = [
   { code: 'en', name: 'English' },
   { code: 'fr', name: 'French' },
   { code: 'es', name: 'Spanish' },

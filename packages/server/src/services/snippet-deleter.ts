@@ -5,7 +5,7 @@ import type { IndexService } from './index.service.js';
 /** Ids per store transaction: a worker process writing meanwhile waits on one, not on all. */
 const DELETE_CHUNK = 500;
 
-export interface SnippetsDeleted {
+interface SnippetsDeleted {
   snippets_deleted: number;
   vectors_deleted: number;
 }

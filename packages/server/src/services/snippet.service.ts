@@ -28,10 +28,10 @@ import { blobToVector, type IndexService } from './index.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
 /** Consistency lists are capped; the summary always counts everything. */
-export const CONSISTENCY_LIST_LIMIT = 1000;
+const CONSISTENCY_LIST_LIMIT = 1000;
 
 /** Candidates taken from each side in hybrid mode (more when k is larger). */
-export const HYBRID_DEPTH = 50;
+const HYBRID_DEPTH = 50;
 
 /**
  * The listing's order when the query names none: newest first, also for a text search (a page
@@ -42,7 +42,7 @@ export function listSort(q: Pick<ListQuery, 'sort_by'>): SnippetSort {
   return q.sort_by ?? 'created_at';
 }
 
-export function toSnippet(r: SnippetRow): Snippet {
+function toSnippet(r: SnippetRow): Snippet {
   let metadata: Record<string, unknown> = {};
   try {
     metadata = JSON.parse(r.metadata) as Record<string, unknown>;

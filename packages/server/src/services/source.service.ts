@@ -22,7 +22,7 @@ import { SnippetDeleter } from './snippet-deleter.js';
  * A URL with a user name or password is refused: it would be stored in the job and shown in the
  * console, and ADAM keeps no credentials.
  */
-export function parseUrls(input: string | string[]): { urls: string[]; errors: FieldError[] } {
+function parseUrls(input: string | string[]): { urls: string[]; errors: FieldError[] } {
   const raw = (Array.isArray(input) ? input : input.split(/\r?\n/)).map((u) => u.trim());
   const urls: string[] = [];
   const errors: FieldError[] = [];

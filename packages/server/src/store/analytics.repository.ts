@@ -8,7 +8,7 @@ export interface EmotionSums {
   present_sum: number;
 }
 
-export interface BreakdownRow {
+interface BreakdownRow {
   theme: string;
   /** '' when the language was not detected. */
   language: string;
@@ -18,7 +18,7 @@ export interface BreakdownRow {
   with_emotion: number;
 }
 
-export interface HourRow {
+interface HourRow {
   /** 'YYYY-MM-DDTHH', a prefix of created_at. */
   hour: string;
   n: number;

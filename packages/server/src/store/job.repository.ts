@@ -26,12 +26,12 @@ export interface JobRow {
   updated_at: string;
 }
 
-export type JobTimes = Pick<
+type JobTimes = Pick<
   JobRow,
   'id' | 'status' | 'created_at' | 'started_at' | 'completed_at' | 'failed_at'
 >;
 
-export const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
+const PRIORITY_RANK = { high: 0, normal: 1, low: 2 } as const;
 
 type Writable = Partial<Omit<JobRow, 'id' | 'created_at'>>;
 

@@ -42,7 +42,7 @@ export const SNIPPET_SORTS = ['created_at', 'quality_score', 'word_count'] as co
 /** `relevance` is bm25 order, and only means something with a text match. */
 export type SnippetSort = (typeof SNIPPET_SORTS)[number] | 'relevance';
 
-export interface SnippetPage {
+interface SnippetPage {
   rows: SnippetRow[];
   total: number;
   /** False when `total` is an estimate (see SnippetRepository.total). */
@@ -50,7 +50,7 @@ export interface SnippetPage {
 }
 
 /** Totals are counted row by row up to this many; past it they are estimated. */
-export const COUNT_CAP = 10_000;
+const COUNT_CAP = 10_000;
 /**
  * A text search's total is counted over at most COUNT_CAP / FTS_SCAN_SHARE (2,000) matches: past
  * that, each further match checked against the other filters costs a row read.

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import type { Db } from './db.js';
 
 /** What a backup counts of a store, besides its vectors. */
-export interface TableCounts {
+interface TableCounts {
   snippets: number;
   users: number;
   rules: number;

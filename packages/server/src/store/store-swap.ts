@@ -8,7 +8,7 @@ import { hasTable, quote } from './store-file.js';
  * this version, and the snippet aggregates because the snippets' triggers redo them as the rows
  * are swapped (whatever the order the tables are copied in).
  */
-export const KEPT_TABLES: ReadonlySet<string> = new Set([
+const KEPT_TABLES: ReadonlySet<string> = new Set([
   'api_keys',
   'logs',
   'activity',

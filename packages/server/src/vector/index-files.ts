@@ -14,7 +14,7 @@ import { MAX_KEY } from './key-set.js';
  */
 
 export const INDEX_MANIFEST = 'manifest.json';
-export const INDEX_STATE = 'state.json';
+const INDEX_STATE = 'state.json';
 /** Saved indexes found damaged are moved here, not deleted: the operator can look at them. */
 const DAMAGED_PREFIX = 'damaged-';
 /** Damaged copies kept (each a full index): the latest and the one before, to compare. */
@@ -25,9 +25,7 @@ export type IndexFileKind = 'usearch' | 'keys';
 export const indexFileName = (generation: number, kind: IndexFileKind): string =>
   `index-${generation}.${kind}`;
 
-export function parseIndexFileName(
-  name: string,
-): { generation: number; kind: IndexFileKind } | null {
+function parseIndexFileName(name: string): { generation: number; kind: IndexFileKind } | null {
   const m = /^index-(\d+)\.(usearch|keys)$/.exec(name);
   return m ? { generation: Number(m[1]), kind: m[2] as IndexFileKind } : null;
 }
@@ -351,7 +349,7 @@ export async function snapshotIndex(dir: string, dest: string): Promise<number> 
   return vectors;
 }
 
-export interface IndexInstall {
+interface IndexInstall {
   /** Swaps the manifest (one rename): from here on the directory holds the new index. */
   commit(): void;
   /** Puts back the old manifest if committed, and removes the new files. */

@@ -3,7 +3,6 @@ import { EVAL_DOCS, type EvalDoc } from './eval-docs.js';
 import { EVAL_QUERIES, type EvalQuery } from './eval-queries.js';
 
 export type { EvalDoc } from './eval-docs.js';
-export type { EvalQuery } from './eval-queries.js';
 
 /**
  * A query that may grade its relevant documents (2 = answers it fully, 1 = partly). Without
@@ -40,7 +39,7 @@ function gainOf(query: GradedEvalQuery, id: string): number {
 }
 
 /** NDCG@10 of one ranking (best first) for `query`; 0 when the query has no positive gain. */
-export function ndcgAt10(query: GradedEvalQuery, ranking: readonly string[]): number {
+function ndcgAt10(query: GradedEvalQuery, ranking: readonly string[]): number {
   const dcg = (gains: readonly number[]) =>
     gains.slice(0, 10).reduce((sum, g, i) => sum + g / Math.log2(i + 2), 0);
   const seen = new Set<string>();
