@@ -34,10 +34,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
           response: { 200: ResetStuckJobsResponse },
         },
       },
-      async () => {
-        const ids = jobs.resetStuck();
-        return { reset: ids.length, job_ids: ids };
-      },
+      async () => jobs.resetStuckJobs(),
     );
     app.get(
       '/admin/maintenance/health',

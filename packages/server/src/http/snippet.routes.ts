@@ -115,21 +115,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
           response: { 200: IndexEntryList, 422: ErrorBody },
         },
       },
-      async (req) => {
-        const page = snippets.list(
-          {
-            page: req.query.page,
-            per_page: req.query.per_page,
-            search: req.query.search,
-            theme: req.query.theme,
-            match: 'any',
-            sort_by: 'created_at',
-            order: 'desc',
-          },
-          { indexedOnly: true },
-        );
-        return { ...page, snippets: page.snippets.map((s) => ({ ...s, snippet_id: s.id })) };
-      },
+      async (req) => snippets.indexEntries(req.query),
     );
     app.post(
       '/admin/index/search',

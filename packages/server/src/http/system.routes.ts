@@ -1,16 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  DEFAULT_ADMIN_EMAIL,
-  DEFAULT_ADMIN_PASSWORD,
-  HealthResponse,
-  PublicConfig,
-  RealtimeMetrics,
-} from '@adam/contracts';
+import { HealthResponse, PublicConfig, RealtimeMetrics } from '@adam/contracts';
 import type { AuthService } from '../services/auth.service.js';
 import { presentedKey, type KeyBearer } from '../lib/presented-key.js';
 import type { HealthService } from '../services/health.service.js';
 import type { MetricsService } from '../services/metrics.service.js';
+import { publicConfig } from '../services/public-config.js';
 import type { SettingsService } from '../services/settings.service.js';
 
 export function systemRoutes(deps: {
@@ -33,20 +28,7 @@ export function systemRoutes(deps: {
     app.get(
       '/config/public',
       { config: { public: true }, schema: { tags: ['system'], response: { 200: PublicConfig } } },
-      async () => {
-        const p = deps.settings.get('processing');
-        const inUse = await deps.auth.usesDefaultCredentials();
-        return {
-          segment_max_tokens: p.segment_max_tokens,
-          segment_max_sentences: p.segment_max_sentences,
-          segmenter_model: p.segmenter_model,
-          default_credentials_in_use: inUse,
-          default_credentials: inUse
-            ? { email: DEFAULT_ADMIN_EMAIL, password: DEFAULT_ADMIN_PASSWORD }
-            : null,
-          version: deps.version,
-        };
-      },
+      async () => publicConfig(deps),
     );
 
     app.get(

@@ -13,6 +13,7 @@ import {
   type JobPriority,
   type JobStats,
   type RelaunchResponse,
+  type ResetStuckJobsResponse,
 } from '@adam/contracts';
 import type { QueueDriver } from '../jobs/queue-driver.js';
 import { Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
@@ -159,6 +160,12 @@ export class JobService {
       for (const id of ids) this.deps.queue.submit(id);
     }
     return ids;
+  }
+
+  /** The maintenance call's answer: how many stuck jobs went back to the queue, and which. */
+  resetStuckJobs(): ResetStuckJobsResponse {
+    const ids = this.resetStuck();
+    return { reset: ids.length, job_ids: ids };
   }
 
   /** Pending jobs are cancelled at once; a processing job stops at its next step and keeps what it stored. */

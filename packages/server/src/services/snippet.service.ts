@@ -4,6 +4,8 @@ import {
   type CleanupOrphansResponse,
   type ConsistencyReport,
   type DeleteSnippetResponse,
+  type IndexEntriesQuery,
+  type IndexEntryList,
   type IndexInspection,
   type ReconcileReport,
   type Snippet,
@@ -86,6 +88,23 @@ export class SnippetService {
     },
   ) {
     this.deleter = new SnippetDeleter(deps);
+  }
+
+  /** The index's content screen: indexed snippets, newest first, each with its snippet_id. */
+  indexEntries(q: z.output<typeof IndexEntriesQuery>): IndexEntryList {
+    const page = this.list(
+      {
+        page: q.page,
+        per_page: q.per_page,
+        search: q.search,
+        theme: q.theme,
+        match: 'any',
+        sort_by: 'created_at',
+        order: 'desc',
+      },
+      { indexedOnly: true },
+    );
+    return { ...page, snippets: page.snippets.map((s) => ({ ...s, snippet_id: s.id })) };
   }
 
   list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): SnippetList {
