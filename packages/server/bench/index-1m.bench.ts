@@ -30,6 +30,7 @@ import { SnippetRepository } from '../src/store/snippet.repository.js';
 import { HNSW, indexConfig, VectorIndex } from '../src/vector/vector-index.js';
 import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
 import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
+import { indexFileName } from '../src/vector/index-files.js';
 
 /** `n` short queries: the first 3–8 words of a sentence of fixture pages from `firstPage` on. */
 function searchQueries(firstPage: number, n: number): string[] {
@@ -244,7 +245,7 @@ console.log(
 );
 
 const saved = VectorIndex.readSaved(data.indexDir)!;
-const indexFile = path.join(data.indexDir, `index-${saved.manifest.generation}.usearch`);
+const indexFile = path.join(data.indexDir, indexFileName(saved.manifest.generation, 'usearch'));
 const storage = saved.manifest.quantization ?? 'f32';
 const rows: (string | number)[][] = [];
 for (const ef of EXPANSIONS) {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkSaved, listDamaged, prepareInstall } from './index-files.js';
+import { checkSaved, indexFileName, listDamaged, prepareInstall } from './index-files.js';
 import { VectorIndex } from './vector-index.js';
 
 const dim = 8;
@@ -26,7 +26,7 @@ const manifestOf = (dir: string) =>
 function recompute(dir: string): void {
   const m = manifestOf(dir);
   for (const kind of ['usearch', 'keys'] as const) {
-    const file = path.join(dir, `index-${m.generation}.${kind}`);
+    const file = path.join(dir, indexFileName(m.generation, kind));
     const bytes = fs.readFileSync(file);
     m.files[kind] = {
       bytes: bytes.length,
