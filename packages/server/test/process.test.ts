@@ -73,6 +73,18 @@ describe('server process', () => {
   }, 30_000);
 });
 
+/** A server listening on a fresh data directory (which it holds). */
+async function firstServer() {
+  const dataDir = tempDir();
+  linkSharedModel(dataDir);
+  const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
+  await until(() => /listening on/.test(first.output().out), {
+    timeout: 20_000,
+    what: () => `the first server to listen:\n${first.output().out}`,
+  });
+  return { dataDir, first };
+}
+
 describe('start-up refusals', () => {
   it('says in one line that the port is busy, naming PORT, and exits 1', async () => {
     const busy = net.createServer();
@@ -95,13 +107,7 @@ describe('start-up refusals', () => {
   }, 30_000);
 
   it('refuses a second server on the same data directory, naming the first', async () => {
-    const dataDir = tempDir();
-    linkSharedModel(dataDir);
-    const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    await until(() => /listening on/.test(first.output().out), {
-      timeout: 20_000,
-      what: () => `the first server to listen:\n${first.output().out}`,
-    });
+    const { dataDir, first } = await firstServer();
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8'));
     expect(lock).toMatchObject({ pid: first.child.pid, role: 'server' });
 
@@ -118,13 +124,7 @@ describe('start-up refusals', () => {
   }, 40_000);
 
   it('takes over the lock a killed server left behind', async () => {
-    const dataDir = tempDir();
-    linkSharedModel(dataDir);
-    const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
-    await until(() => /listening on/.test(first.output().out), {
-      timeout: 20_000,
-      what: () => `the first server to listen:\n${first.output().out}`,
-    });
+    const { dataDir, first } = await firstServer();
     first.child.kill('SIGKILL');
     await first.exited;
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(true);
