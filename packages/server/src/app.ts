@@ -39,8 +39,6 @@ import { AnalyticsRepository } from './store/analytics.repository.js';
 import type { Db } from './store/db.js';
 import { spawnWorkerProcess } from './worker-process.js';
 
-export { VERSION };
-
 export interface BuildOptions {
   /** Also print log lines on stdout (the server does, tests do not). */
   stdoutLogs?: boolean;

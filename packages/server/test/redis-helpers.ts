@@ -1,7 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import path from 'node:path';
-import { portOpen } from './process-tree.js';
+import { freePort, portOpen, serverRoot } from './process-tree.js';
 import { until } from './until.js';
 
 /** Whether Debian's redis-server is installed; tests that need it skip (outside CI) when not. */
@@ -10,14 +8,6 @@ export const REDIS_SKIP_REASON =
   'redis-server not found: install it with `apt-get install redis-server` to run the Redis-mode tests';
 if (!HAS_REDIS && process.env.CI)
   throw new Error('CI needs redis-server (the .ci/run script installs it)');
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** A throwaway redis-server on a free loopback port, without persistence. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -44,8 +34,6 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
       }),
   };
 }
-
-const serverRoot = path.resolve(import.meta.dirname, '..');
 
 /** Runs `adam <args>` from the sources (tsx), like the built CLI would. */
 export function spawnCli(

@@ -5,7 +5,7 @@ import type { QueueDriver } from '../jobs/queue-driver.js';
 import { redisPing } from '../lib/redis-ping.js';
 import type { Db } from '../store/db.js';
 import type { JobRepository } from '../store/job.repository.js';
-import type { HealthCheck, HealthService } from './health.service.js';
+import type { HealthProbe, HealthService } from './health.service.js';
 
 /** What /health checks: the parts of the system, each reporting how it is. */
 export function registerHealthChecks(
@@ -14,8 +14,8 @@ export function registerHealthChecks(
     db: Db;
     dataDir: string;
     redisUrl: string | undefined;
-    backups: { health: HealthCheck };
-    index: { health: HealthCheck };
+    backups: { health: HealthProbe };
+    index: { health: HealthProbe };
     jobs: Pick<JobRepository, 'countByStatus'>;
     queue: Pick<QueueDriver, 'mode' | 'status'>;
     engine: Pick<Engine, 'stats'>;

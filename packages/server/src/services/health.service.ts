@@ -1,15 +1,15 @@
 import type { ComponentHealth, HealthResponse } from '@adam/contracts';
 
-export type HealthCheck = () => ComponentHealth | Promise<ComponentHealth>;
+export type HealthProbe = () => ComponentHealth | Promise<ComponentHealth>;
 
 /** Each part of the system registers how to check itself; /health runs them all. */
 export class HealthService {
-  private readonly checks = new Map<string, HealthCheck>();
+  private readonly checks = new Map<string, HealthProbe>();
   private readonly startedAt = Date.now();
 
   constructor(private readonly version: string) {}
 
-  register(component: string, check: HealthCheck): void {
+  register(component: string, check: HealthProbe): void {
     this.checks.set(component, check);
   }
 
