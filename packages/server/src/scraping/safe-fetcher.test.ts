@@ -390,3 +390,147 @@ describe('SafeFetcher connections', () => {
     }
   });
 });
+
+describe('SafeFetcher.fetchStream', () => {
+  const make = (opts: Partial<ConstructorParameters<typeof SafeFetcher>[0]> = {}) =>
+    new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 3000, ...opts });
+
+  async function drain(body: AsyncIterable<Buffer>): Promise<{ bytes: number; chunks: number }> {
+    let bytes = 0;
+    let chunks = 0;
+    for await (const chunk of body) {
+      bytes += chunk.byteLength;
+      chunks++;
+    }
+    return { bytes, chunks };
+  }
+
+  it('hands the body over in chunks, with status, headers and the final URL', async () => {
+    const res = await make().fetchStream(`${site.url}/huge?bytes=300000&declare=1`, {
+      maxBytes: 1_000_000,
+    });
+    expect(res.status).toBe(200);
+    expect(res.url).toBe(`${site.url}/huge?bytes=300000&declare=1`);
+    expect(res.contentLength).toBe(300_000);
+    expect(res.contentType).toBe('text/html; charset=utf-8');
+    const { bytes, chunks } = await drain(res.body);
+    expect(bytes).toBe(300_000);
+    expect(chunks).toBeGreaterThan(1);
+  });
+
+  it('vets redirect hops like fetch: a redirect to loopback on another port is refused', async () => {
+    const before = site.hits.length;
+    const err = await refusal(make().fetchStream(`${site.url}/redirect/loopback`));
+    expect(err.code).toBe('blocked_address');
+    expect(err.message).toContain(
+      `Refused to follow the redirect from ${site.url}/redirect/loopback to http://127.0.0.1:1/`,
+    );
+    expect(site.hits.slice(before)).toEqual(['/redirect/loopback']);
+  });
+
+  it('follows redirects and sends Range on every hop, custom headers to the first origin only', async () => {
+    const f = new SafeFetcher({ allow: ['127.0.0.1', 'localhost'], timeoutMs: 3000 });
+    const elsewhere = `http://localhost:${site.port}/echo`;
+    const res = await f.fetchStream(
+      `${site.url}/redirect/to?url=${encodeURIComponent(elsewhere)}`,
+      {
+        rangeFrom: 1234,
+        headers: { authorization: 'Bearer t' },
+      },
+    );
+    expect(res.url).toBe(elsewhere);
+    expect(res.redirects).toEqual([elsewhere]);
+    const chunks: Buffer[] = [];
+    for await (const c of res.body) chunks.push(c);
+    const { headers } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    expect(headers.range).toBe('bytes=1234-');
+    expect(headers.authorization).toBeUndefined();
+    expect(headers.accept).toBe('*/*');
+  });
+
+  it('stops reading past the cap, and refuses a declared length over it up front', async () => {
+    const res = await make().fetchStream(`${site.url}/huge?bytes=300000`, { maxBytes: 100_000 });
+    const err = await refusal(drain(res.body));
+    expect(err.code).toBe('too_large');
+    expect(err.message).toBe(
+      `${site.url}/huge?bytes=300000 is too large: stopped reading past the 97.7 KiB limit`,
+    );
+    const declared = await refusal(
+      make().fetchStream(`${site.url}/huge?bytes=300000&declare=1`, { maxBytes: 100_000 }),
+    );
+    expect(declared.code).toBe('too_large');
+    expect(declared.message).toContain('it declares 300000 bytes');
+  });
+
+  it('answers http_status with the upstream status', async () => {
+    const err = await refusal(make().fetchStream(`${site.url}/status/404`));
+    expect(err.code).toBe('http_status');
+    expect(err.upstreamStatus).toBe(404);
+  });
+
+  it('times out when the body stops arriving for idleTimeoutMs', async () => {
+    const res = await make().fetchStream(`${site.url}/slow-body?ms=5000`, { idleTimeoutMs: 200 });
+    const started = performance.now();
+    const err = await refusal(drain(res.body));
+    expect(err.code).toBe('timeout');
+    expect(err.message).toBe(`Timed out: no data for 200 ms from ${site.url}/slow-body?ms=5000`);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('times out when the headers are late by idleTimeoutMs', async () => {
+    const started = performance.now();
+    const err = await refusal(
+      make().fetchStream(`${site.url}/slow?ms=5000`, { idleTimeoutMs: 200 }),
+    );
+    expect(err.code).toBe('timeout');
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  it('does not count the time the caller spends between chunks as idleness', async () => {
+    const res = await make().fetchStream(`${site.url}/huge?bytes=200000`, {
+      idleTimeoutMs: 100,
+      maxBytes: 1_000_000,
+    });
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      bytes += chunk.byteLength;
+      await new Promise((r) => setTimeout(r, 150)); // a slow disk
+    }
+    expect(bytes).toBe(200_000);
+  });
+
+  it('stops at once when its signal is aborted, with the signal reason', async () => {
+    const controller = new AbortController();
+    const res = await make().fetchStream(`${site.url}/slow-body?ms=5000`, {
+      signal: controller.signal,
+    });
+    const reading = drain(res.body).catch((e: unknown) => e);
+    const started = performance.now();
+    controller.abort(new Error('operator cancelled'));
+    const err = await reading;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe('operator cancelled');
+    expect(performance.now() - started).toBeLessThan(500);
+
+    const already = await make()
+      .fetchStream(`${site.url}/echo`, { signal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect((already as Error).name).toBe('AbortError');
+  });
+
+  it('frees the connection when the caller leaves the body early', async () => {
+    const fetcher = make();
+    try {
+      const res = await fetcher.fetchStream(`${site.url}/huge?bytes=2000000`, {
+        maxBytes: 5_000_000,
+      });
+      for await (const _chunk of res.body) break;
+      const skipped = await fetcher.fetchStream(`${site.url}/echo`);
+      skipped.cancel();
+      const next = await fetcher.fetch(`${site.url}/plain.txt`);
+      expect(next.status).toBe(200);
+    } finally {
+      await fetcher.close();
+    }
+  });
+});

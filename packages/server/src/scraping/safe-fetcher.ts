@@ -41,6 +41,24 @@ interface FetchInit {
   guard?: (url: URL) => void;
 }
 
+export interface StreamInit extends FetchInit {
+  /**
+   * Asks for the body from this byte on (`Range: bytes=N-`), on every hop: a model hub's
+   * redirect to its CDN must carry it. The caller checks for 206 and Content-Range.
+   */
+  rangeFrom?: number;
+  /** Aborting it stops the fetch or the body at once; the fetch rejects with its reason. */
+  signal?: AbortSignal;
+  /** The body's cap (default: the fetcher's maxBytes); a larger body fails with too_large. */
+  maxBytes?: number;
+  /**
+   * No byte for this long (waiting for each hop's headers, then between body chunks) is a
+   * timeout; default the fetcher's timeoutMs. The body has no overall deadline: a model file
+   * of hundreds of MB may take minutes.
+   */
+  idleTimeoutMs?: number;
+}
+
 export interface FetchResult {
   /** The final URL, after redirects. */
   url: string;
@@ -52,11 +70,41 @@ export interface FetchResult {
   redirects: string[];
 }
 
+export interface StreamResult extends Omit<FetchResult, 'body'> {
+  /** The declared Content-Length, if any. */
+  contentLength: number | null;
+  /**
+   * The body, read once. Over the cap, idle too long or aborted, it throws a FetchError (or
+   * the signal's reason); leaving a `for await` early releases the connection.
+   */
+  body: AsyncIterable<Buffer>;
+  /** Drops a body that will not be read. */
+  cancel(): void;
+}
+
+/** Where a fetch is on its way through redirects; errors and messages read it. */
+interface HopState {
+  readonly start: string;
+  current: URL;
+  redirects: string[];
+}
+
+interface OpenOptions {
+  signal: AbortSignal;
+  /** The error to throw instead of a network error once `signal` has fired (why it fired). */
+  abortError: () => Error | undefined;
+  /** Sent on every hop, unlike init.headers. */
+  everyHop?: Record<string, string>;
+  /** Called before each hop's request. */
+  onHop?: () => void;
+}
+
 const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const DEFAULT_MAX_REDIRECTS = 5;
 const DEFAULT_USER_AGENT = 'ADAM/0.1 (knowledge-snippet fetcher)';
 const DEFAULT_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,*/*;q=0.5';
+const DEFAULT_STREAM_ACCEPT = '*/*';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Sites whose connections are kept alive at once; the least recently used is closed. */
 const MAX_AGENTS = 32;
@@ -93,127 +141,242 @@ export class SafeFetcher {
   }
 
   async fetch(url: string, init: FetchInit = {}): Promise<FetchResult> {
-    let current = parseTarget(url);
-    const firstOrigin = current.origin;
-    const redirects: string[] = [];
+    const state: HopState = { start: url, current: parseTarget(url), redirects: [] };
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort();
     }, this.timeoutMs);
-    const timeoutError = () =>
-      new FetchError(
-        'timeout',
-        `Timed out after ${formatDuration(this.timeoutMs)} fetching ${current.href}` +
-          (redirects.length
-            ? ` (reached through ${redirects.length} redirect(s) from ${url})`
-            : ''),
-        current.href,
-      );
+    const timeoutError = () => this.timeoutError(state);
 
     try {
-      for (;;) {
-        init.guard?.(current);
-        const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
-        const addresses = await this.vet(current, controller.signal, from);
-        if (timedOut) throw timeoutError();
-        // Shared by the site's fetches in flight: a failed request's socket is dropped by undici,
-        // the dispatcher stays for the others.
-        const agent = this.agentFor(current, addresses);
-        const headers: Record<string, string> = {
-          ...(current.origin === firstOrigin ? init.headers : {}),
-          accept: init.accept ?? DEFAULT_ACCEPT,
-          'user-agent': this.userAgent,
-        };
-        // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
-        // WHATWG streams or Headers), and it never follows redirects itself.
-        let res: UndiciResponse;
-        try {
-          res = await undiciRequest(current.href, {
-            dispatcher: agent,
-            method: 'GET',
-            signal: controller.signal,
-            headers,
-          });
-        } catch (err) {
-          if (timedOut) throw timeoutError();
-          throw networkError(err, current.href);
-        }
+      const res = await this.open(state, init, {
+        signal: controller.signal,
+        abortError: () => (timedOut ? timeoutError() : undefined),
+      });
+      const body = await this.readBody(res, state.current.href, () => timedOut, timeoutError);
+      return {
+        url: state.current.href,
+        status: res.statusCode,
+        headers: flatHeaders(res.headers),
+        contentType: header(res.headers, 'content-type') ?? '',
+        body,
+        redirects: state.redirects,
+      };
+    } catch (err) {
+      if (err instanceof FetchError) throw err;
+      if (timedOut) throw timeoutError();
+      throw networkError(err, state.current.href);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
 
-        const status = res.statusCode;
-        if (REDIRECT_STATUSES.has(status)) {
-          await res.body.dump().catch(() => undefined);
-          const location = header(res.headers, 'location');
-          if (!location) {
-            throw new FetchError(
-              'http_status',
-              `${current.href} answered HTTP ${status} (a redirect) without a Location header`,
-              current.href,
-              status,
-            );
-          }
-          let next: URL;
-          try {
-            next = new URL(location, current);
-          } catch {
-            throw new FetchError(
-              'bad_response',
-              `${current.href} redirected to '${location}', which is not a valid URL`,
-              current.href,
-            );
-          }
-          if (redirects.length >= this.maxRedirects) {
-            throw new FetchError(
-              'too_many_redirects',
-              `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
-              current.href,
-            );
-          }
-          if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-            throw new FetchError(
-              'bad_scheme',
-              `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
-              next.href,
-            );
-          }
-          redirects.push(next.href);
-          current = next;
-          continue;
-        }
+  /**
+   * Like fetch, with the same vetting of every hop, redirect rules and errors, but hands the
+   * body over as a stream instead of buffering it: for files too large to hold in memory (model
+   * weights). The fetcher's timeoutMs bounds the time to the final response's headers.
+   */
+  async fetchStream(url: string, init: StreamInit = {}): Promise<StreamResult> {
+    const state: HopState = { start: url, current: parseTarget(url), redirects: [] };
+    const maxBytes = init.maxBytes ?? this.maxBytes;
+    const idleMs = init.idleTimeoutMs ?? this.timeoutMs;
+    const { signal } = init;
+    const controller = new AbortController();
+    let why: 'timeout' | 'idle' | 'cancelled' | undefined;
+    const stop = (reason: typeof why) => {
+      why ??= reason;
+      controller.abort();
+    };
+    const abortError = (): Error | undefined => {
+      if (why === 'cancelled') return abortReason(signal);
+      if (why === 'idle')
+        return new FetchError(
+          'timeout',
+          `Timed out: no data for ${formatDuration(idleMs)} from ${state.current.href}`,
+          state.current.href,
+        );
+      if (why === 'timeout') return this.timeoutError(state);
+      return undefined;
+    };
+    let idleTimer: NodeJS.Timeout | undefined;
+    const touch = () => {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => stop('idle'), idleMs);
+    };
+    const headTimer = setTimeout(() => stop('timeout'), this.timeoutMs);
+    const onAbort = () => stop('cancelled');
+    const release = () => {
+      clearTimeout(headTimer);
+      clearTimeout(idleTimer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    if (signal?.aborted) throw abortReason(signal);
+    signal?.addEventListener('abort', onAbort, { once: true });
 
-        if (status < 200 || status > 299) {
-          await res.body.dump().catch(() => undefined);
-          const reason = http.STATUS_CODES[status];
+    let res: UndiciResponse;
+    try {
+      res = await this.open(
+        state,
+        { ...init, accept: init.accept ?? DEFAULT_STREAM_ACCEPT },
+        {
+          signal: controller.signal,
+          abortError,
+          everyHop: init.rangeFrom ? { range: `bytes=${init.rangeFrom}-` } : undefined,
+          onHop: touch,
+        },
+      );
+      // The idle clock restarts when the body is read: the caller may prepare first.
+      clearTimeout(headTimer);
+      clearTimeout(idleTimer);
+      checkDeclaredLength(res, state.current.href, maxBytes);
+    } catch (err) {
+      release();
+      if (err instanceof FetchError) throw err;
+      throw abortError() ?? networkError(err, state.current.href);
+    }
+
+    const href = state.current.href;
+    const raw = res.body;
+    async function* read(): AsyncGenerator<Buffer> {
+      let total = 0;
+      try {
+        touch();
+        for await (const chunk of raw as AsyncIterable<Buffer>) {
+          total += chunk.byteLength;
+          if (total > maxBytes) throw tooLarge(href, maxBytes);
+          // Time spent by the consumer (writing to disk) is not the server's idleness.
+          clearTimeout(idleTimer);
+          yield chunk;
+          touch();
+        }
+      } catch (err) {
+        if (err instanceof FetchError) throw err;
+        throw abortError() ?? bodyError(err, href);
+      } finally {
+        release();
+        if (!raw.readableEnded) discard(raw);
+      }
+    }
+    const declared = Number(header(res.headers, 'content-length') ?? NaN);
+    return {
+      url: href,
+      status: res.statusCode,
+      headers: flatHeaders(res.headers),
+      contentType: header(res.headers, 'content-type') ?? '',
+      redirects: state.redirects,
+      contentLength: Number.isFinite(declared) ? declared : null,
+      body: read(),
+      cancel: () => {
+        release();
+        discard(raw);
+      },
+    };
+  }
+
+  private timeoutError(state: HopState): FetchError {
+    return new FetchError(
+      'timeout',
+      `Timed out after ${formatDuration(this.timeoutMs)} fetching ${state.current.href}` +
+        (state.redirects.length
+          ? ` (reached through ${state.redirects.length} redirect(s) from ${state.start})`
+          : ''),
+      state.current.href,
+    );
+  }
+
+  /**
+   * Follows redirects from state.current, vetting every hop before connecting, up to a 2xx
+   * response; any other status is an http_status error.
+   */
+  private async open(state: HopState, init: FetchInit, opts: OpenOptions): Promise<UndiciResponse> {
+    const url = state.start;
+    const firstOrigin = state.current.origin;
+    const { redirects } = state;
+    for (;;) {
+      const current = state.current;
+      init.guard?.(current);
+      const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
+      const addresses = await this.vet(current, opts.signal, from);
+      const aborted = opts.abortError();
+      if (aborted) throw aborted;
+      // Shared by the site's fetches in flight: a failed request's socket is dropped by undici,
+      // the dispatcher stays for the others.
+      const agent = this.agentFor(current, addresses);
+      const headers: Record<string, string> = {
+        ...(current.origin === firstOrigin ? init.headers : {}),
+        ...opts.everyHop,
+        accept: init.accept ?? DEFAULT_ACCEPT,
+        'user-agent': this.userAgent,
+      };
+      opts.onHop?.();
+      // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
+      // WHATWG streams or Headers), and it never follows redirects itself.
+      let res: UndiciResponse;
+      try {
+        res = await undiciRequest(current.href, {
+          dispatcher: agent,
+          method: 'GET',
+          signal: opts.signal,
+          headers,
+        });
+      } catch (err) {
+        throw opts.abortError() ?? networkError(err, current.href);
+      }
+
+      const status = res.statusCode;
+      if (REDIRECT_STATUSES.has(status)) {
+        await res.body.dump().catch(() => undefined);
+        const location = header(res.headers, 'location');
+        if (!location) {
           throw new FetchError(
             'http_status',
-            `${current.href} answered HTTP ${status}${reason ? ` ${reason}` : ''}`,
+            `${current.href} answered HTTP ${status} (a redirect) without a Location header`,
             current.href,
             status,
           );
         }
-
-        const body = await this.readBody(res, current.href, () => timedOut, timeoutError);
-        const responseHeaders: Record<string, string> = {};
-        for (const [key, value] of Object.entries(res.headers)) {
-          if (value !== undefined)
-            responseHeaders[key] = Array.isArray(value) ? value.join(', ') : value;
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          throw new FetchError(
+            'bad_response',
+            `${current.href} redirected to '${location}', which is not a valid URL`,
+            current.href,
+          );
         }
-        return {
-          url: current.href,
-          status,
-          headers: responseHeaders,
-          contentType: header(res.headers, 'content-type') ?? '',
-          body,
-          redirects,
-        };
+        if (redirects.length >= this.maxRedirects) {
+          throw new FetchError(
+            'too_many_redirects',
+            `Gave up on ${url}: more than ${this.maxRedirects} redirects (the next one went to ${next.href})`,
+            current.href,
+          );
+        }
+        if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+          throw new FetchError(
+            'bad_scheme',
+            `Refused to follow the redirect from ${current.href} to ${next.href}: only http and https URLs can be fetched`,
+            next.href,
+          );
+        }
+        redirects.push(next.href);
+        state.current = next;
+        continue;
       }
-    } catch (err) {
-      if (err instanceof FetchError) throw err;
-      if (timedOut) throw timeoutError();
-      throw networkError(err, current.href);
-    } finally {
-      clearTimeout(timer);
+
+      if (status < 200 || status > 299) {
+        await res.body.dump().catch(() => undefined);
+        const reason = http.STATUS_CODES[status];
+        throw new FetchError(
+          'http_status',
+          `${current.href} answered HTTP ${status}${reason ? ` ${reason}` : ''}`,
+          current.href,
+          status,
+        );
+      }
+      return res;
     }
   }
 
@@ -302,15 +465,7 @@ export class SafeFetcher {
     timedOut: () => boolean,
     timeoutError: () => FetchError,
   ): Promise<Buffer> {
-    const declared = Number(header(res.headers, 'content-length') ?? NaN);
-    if (Number.isFinite(declared) && declared > this.maxBytes) {
-      res.body.destroy();
-      throw new FetchError(
-        'too_large',
-        `${url} is too large: it declares ${declared} bytes, over the ${formatBytes(this.maxBytes)} limit`,
-        url,
-      );
-    }
+    checkDeclaredLength(res, url, this.maxBytes);
     const chunks: Buffer[] = [];
     let total = 0;
     try {
@@ -318,11 +473,7 @@ export class SafeFetcher {
         total += chunk.byteLength;
         if (total > this.maxBytes) {
           res.body.destroy();
-          throw new FetchError(
-            'too_large',
-            `${url} is too large: stopped reading past the ${formatBytes(this.maxBytes)} limit`,
-            url,
-          );
+          throw tooLarge(url, this.maxBytes);
         }
         chunks.push(chunk);
       }
@@ -340,6 +491,46 @@ type UndiciResponse = Awaited<ReturnType<typeof undiciRequest>>;
 function header(headers: http.IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[key] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Refuses up front a body whose Content-Length is over the cap. */
+function checkDeclaredLength(res: UndiciResponse, url: string, maxBytes: number): void {
+  const declared = Number(header(res.headers, 'content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    discard(res.body);
+    throw new FetchError(
+      'too_large',
+      `${url} is too large: it declares ${declared} bytes, over the ${formatBytes(maxBytes)} limit`,
+      url,
+    );
+  }
+}
+
+/** Destroys a body nobody reads; undici then emits an abort error that no one is waiting for. */
+function discard(body: UndiciResponse['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
+function tooLarge(url: string, maxBytes: number): FetchError {
+  return new FetchError(
+    'too_large',
+    `${url} is too large: stopped reading past the ${formatBytes(maxBytes)} limit`,
+    url,
+  );
+}
+
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('The fetch was aborted', 'AbortError');
 }
 
 /** Parses and checks the scheme; the WHATWG parser turns 2130706433 or 0x7f.1 into 127.0.0.1. */
@@ -424,6 +615,14 @@ const NETWORK_TEXT: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'its TLS certificate is self-signed',
   ERR_TLS_CERT_ALTNAME_INVALID: 'its TLS certificate does not match the host',
 };
+
+/** A streamed body that failed: undici's own idle timer (the agent's bodyTimeout) is a timeout. */
+function bodyError(err: unknown, url: string): FetchError {
+  const code = (err as { code?: string }).code;
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return new FetchError('timeout', `Timed out: the body of ${url} stopped arriving`, url);
+  return networkError(err, url);
+}
 
 function networkError(err: unknown, url: string): FetchError {
   // undici's fetch rejects with TypeError('fetch failed') and the reason in `cause`.
