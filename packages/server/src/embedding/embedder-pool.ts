@@ -32,7 +32,8 @@ export function siblingModule(baseName: string): string {
 /** The worker module holding the embedding tasks. */
 export const EMBEDDER_WORKER_FILE = siblingModule('embedder.worker');
 
-function workerExecArgv(): string[] | undefined {
+/** Node flags for a worker thread: how a .ts worker runs under vitest or tsx. */
+export function workerExecArgv(): string[] | undefined {
   if (!SOURCE_MODE) return undefined; // compiled: inherit the parent's flags, as Node does
   const tsx = pathToFileURL(createRequire(SELF).resolve('tsx')).href;
   return ['--import', tsx, '--conditions=adam-source'];

@@ -20,5 +20,21 @@ export {
   EmbedderPool,
   siblingModule,
 } from './embedder-pool.js';
+export {
+  ONNX_WORKER_FILE,
+  OnnxEmbedder,
+  OnnxRunner,
+  type OnnxEmbedderOptions,
+  type OnnxLoadMeasurement,
+  type OnnxRunnerOptions,
+} from './onnx-embedder.js';
+// Types only: the runtime itself loads in the worker threads.
+export type {
+  LabelScore,
+  LoadMeasurement,
+  OnnxEntity,
+  OnnxEntityLabel,
+  OnnxTask,
+} from './onnx-runtime.js';
 export { tokenize } from './text-features.js';
 export { EVAL_SET, evaluateMrr, type EvalResult, type EvalSet } from './eval/evaluate.js';
