@@ -11,3 +11,4 @@ export * from './jobs.js';
 export * from './maintenance.js';
 export * from './realtime.js';
 export * from './analytics.js';
+export * from './models.js';

@@ -7,7 +7,13 @@ export type JobStatus = z.infer<typeof JobStatus>;
 export const JOB_PRIORITIES = ['high', 'normal', 'low'] as const;
 export const JobPriority = z.enum(JOB_PRIORITIES, { message: 'must be high, normal or low' });
 export type JobPriority = z.infer<typeof JobPriority>;
-export const JOB_TYPES = ['process_urls', 'save_segments', 'rebuild_index'] as const;
+export const JOB_TYPES = [
+  'process_urls',
+  'save_segments',
+  'rebuild_index',
+  'install_model',
+  'switch_embedder',
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** The segment a job's segmentation judged worst, and its score. */

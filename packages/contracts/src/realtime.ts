@@ -82,6 +82,15 @@ export const ServerMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('metrics.update'), ...RealtimeMetrics.shape, ...base }),
   z.object({ type: z.literal('settings.updated'), section: z.string(), ...base }),
   z.object({ type: z.literal('model_warning'), message: z.string(), ...base }),
+  /** A model's install, uninstall or load moved on: its status and progress (0–100). */
+  z.object({
+    type: z.literal('model_progress'),
+    model_id: z.number(),
+    status: z.string(),
+    progress: z.number(),
+    message: z.string(),
+    ...base,
+  }),
   z.object({ type: z.literal('dropped'), count: z.number(), ...base }),
   z.object({ type: z.literal('error'), message: z.string(), ...base }),
   z.object({ type: z.literal('pong'), ...base }),

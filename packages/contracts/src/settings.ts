@@ -3,6 +3,10 @@ import { SCORE_BOUNDS } from './common.js';
 
 export const EMBEDDING_DIMENSION = 384;
 
+/** The built-in embedder's name in the model registry: the embedding model of a fresh install. */
+export const BUILTIN_EMBEDDING_MODEL = 'builtin-384';
+
+/** The spec's three embedding models, with the labels the processing screen gives them. */
 export const EMBEDDING_MODELS = [
   { value: 'all-mpnet-base-v2', label: 'all-mpnet-base-v2 (Balanced)' },
   { value: 'all-roberta-large-v1', label: 'all-roberta-large-v1 (Accurate)' },
@@ -11,11 +15,11 @@ export const EMBEDDING_MODELS = [
     label: 'paraphrase-multilingual-MiniLM-L12-v2 (Multilingual)',
   },
 ] as const;
-export const EmbeddingModelName = z.enum([
-  'all-mpnet-base-v2',
-  'all-roberta-large-v1',
-  'paraphrase-multilingual-MiniLM-L12-v2',
-]);
+/**
+ * The name of an installed embedding model of the registry. Reading the settings gives the
+ * active one; saving another one activates it (the index is re-embedded by a job).
+ */
+export const EmbeddingModelName = z.string().trim().min(1, 'is required').max(200);
 export type EmbeddingModelName = z.infer<typeof EmbeddingModelName>;
 
 const int = () => z.number().int('must be a whole number');
@@ -94,7 +98,7 @@ export const ProcessingSettings = z
 export type ProcessingSettings = z.infer<typeof ProcessingSettings>;
 
 export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
-  embedding_model: 'paraphrase-multilingual-MiniLM-L12-v2',
+  embedding_model: BUILTIN_EMBEDDING_MODEL,
   embedding_batch_size: 32,
   min_quality_score: 0.4,
   min_content_length: 50,

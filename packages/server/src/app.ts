@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildCore, VERSION, type CoreServices } from './core.js';
@@ -9,11 +10,13 @@ import { consoleStatic } from './http/console-static.js';
 import { createHttpApp, notFound } from './http/http-app.js';
 import { jobRoutes } from './http/job.routes.js';
 import { maintenanceRoutes } from './http/maintenance.routes.js';
+import { modelRoutes } from './http/model.routes.js';
 import { playgroundRoutes } from './http/playground.routes.js';
 import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
+import { OnnxRunner } from './embedding/onnx-embedder.js';
 import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
 import { RateWindow } from './lib/rate-window.js';
@@ -24,6 +27,7 @@ import { realtimeChannel } from './realtime/ws-channel.js';
 import { EncyclopediaClient } from './scraping/wikipedia.js';
 import { ActivityService } from './services/activity.service.js';
 import { AnalyticsService } from './services/analytics.service.js';
+import { EmbeddingSwitchService } from './services/embedding-switch.service.js';
 import { registerHealthChecks } from './services/health-checks.js';
 import { HealthService } from './services/health.service.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
@@ -31,12 +35,14 @@ import type { ReconcileReport } from '@adam/contracts';
 import { JobService } from './services/job.service.js';
 import { MaintenanceService } from './services/maintenance.service.js';
 import { MetricsService } from './services/metrics.service.js';
+import { ModelService } from './services/model.service.js';
 import { PlaygroundService } from './services/playground.service.js';
 import { SourceService } from './services/source.service.js';
 import { WorkerService } from './services/worker.service.js';
 import { ActivityRepository } from './store/activity.repository.js';
 import { AnalyticsRepository } from './store/analytics.repository.js';
 import type { Db } from './store/db.js';
+import { ModelRepository } from './store/model.repository.js';
 import { spawnWorkerProcess } from './worker-process.js';
 
 export interface BuildOptions {
@@ -46,7 +52,11 @@ export interface BuildOptions {
   now?: () => number;
   /** Pending jobs past which new ones are refused (MAX_QUEUED_JOBS); tests lower it. */
   maxQueuedJobs?: number;
+  /** A model download that receives no byte for this long fails (default 60 s); tests lower it. */
+  modelIdleTimeoutMs?: number;
 }
+
+const MODEL_IDLE_TIMEOUT_MS = 60_000;
 
 export interface Adam {
   app: FastifyInstance;
@@ -63,6 +73,8 @@ export interface Adam {
     queue: QueueDriver;
     analytics: AnalyticsService;
     activity: ActivityService;
+    models: ModelService;
+    embeddingSwitch: EmbeddingSwitchService;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -92,6 +104,35 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // so no request waits on a lazy start; health's workers.engine.ready says when it is done.
   const engineStarted = core.startEngine();
 
+  // The model registry is one of the queue's job dependencies (install_model) and queues its
+  // jobs through the job service built on that queue: it reaches the job service through a
+  // function, called only once both exist.
+  const built: { jobs?: JobService; embeddingSwitch?: EmbeddingSwitchService } = {};
+  const modelsRoot = path.join(config.dataDir, 'models');
+  const models = new ModelService({
+    models: new ModelRepository(db),
+    modelsRoot,
+    hub: {
+      fetcher,
+      url: config.modelHubUrl,
+      idleTimeoutMs: opts.modelIdleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS,
+    },
+    jobs: () => {
+      if (!built.jobs) throw new Error('the job service is not built yet');
+      return built.jobs;
+    },
+    engine,
+    createRunner: () => new OnnxRunner({ modelsRoot }),
+    bus,
+    log,
+    onActivateEmbedding: (target) => {
+      if (!built.embeddingSwitch) throw new Error('the embedding switch is not built yet');
+      return built.embeddingSwitch.switchTo(target);
+    },
+    activeSpace: () => engine.id,
+    pendingSwitches: () => built.embeddingSwitch?.pending() ?? [],
+  });
+
   // The job queue and the services built on it; no job runs before startQueue below.
   const queue = createQueue({
     redisUrl: config.redisUrl,
@@ -100,13 +141,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     runtime: {
       work: { engine, fetcher },
-      record: { ingestion: core.services.ingestion, sources: repos.sources, index },
+      record: { ingestion: core.services.ingestion, sources: repos.sources, index, models },
       settings: () => settings.get('processing'),
       rules: () => rules.forMatching(),
     },
     spawnWorker: () => spawnWorkerProcess(config),
   });
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
+  built.jobs = jobs;
+  models.start();
   const sources = new SourceService({
     sources: repos.sources,
     snippets: repos.snippets,
@@ -116,6 +159,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
   });
   const workers = new WorkerService({ queue, jobs: repos.jobs });
+  const embeddingSwitch = new EmbeddingSwitchService({
+    engine,
+    index,
+    jobs,
+    jobRows: repos.jobs,
+    log,
+  });
+  built.embeddingSwitch = embeddingSwitch;
+  settings.bindEmbeddingModel({
+    active: () => models.activeEmbeddingName(),
+    problem: (name) => models.embeddingProblem(name),
+    activate: (name) => models.activateEmbeddingByName(name),
+  });
   const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
   const playground = new PlaygroundService({
     engine,
@@ -124,6 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     rules,
     fetcher,
     encyclopedia,
+    bus,
   });
   const analytics = new AnalyticsService({
     analytics: new AnalyticsRepository(db),
@@ -179,6 +236,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(jobRoutes(jobs, sources, workers));
       await api.register(maintenanceRoutes(maintenance, jobs));
       await api.register(analyticsRoutes({ analytics, activity, jobs }));
+      await api.register(modelRoutes(models));
     },
     { prefix: '/api/v1' },
   );
@@ -219,6 +277,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Before the queue: no auto backup starts while the jobs wind down.
     await backups.close();
     await queue.close();
+    await models.close();
     analytics.stop();
     activity.stop();
     await reconciled;
@@ -241,6 +300,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       queue,
       analytics,
       activity,
+      models,
+      embeddingSwitch,
     },
     reconciled,
     queueStarted,

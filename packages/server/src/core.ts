@@ -7,6 +7,7 @@ import { EventBus } from './lib/event-bus.js';
 import { SafeFetcher } from './scraping/safe-fetcher.js';
 import { AuthService } from './services/auth.service.js';
 import { BackupService } from './services/backup.service.js';
+import { loadActiveSpace, writeActiveSpace } from './services/embedding-switch.service.js';
 import type { ReconcileReport } from '@adam/contracts';
 import { IndexService } from './services/index.service.js';
 import { IngestionService } from './services/ingestion.service.js';
@@ -95,14 +96,34 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     config,
     now: opts.now,
   });
-  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  const indexDir = path.join(config.dataDir, 'index');
+  // Before the engine and the index: the space they start in is the last switch's (finished
+  // here when a stop interrupted it after its swap).
+  const space = loadActiveSpace({
+    dataDir: config.dataDir,
+    indexDir,
+    snippets: repos.snippets,
+    log,
+  });
+  const engine = new Engine({
+    dataDir: config.dataDir,
+    threads: Math.max(1, config.workers),
+    space,
+  });
   const index = new IndexService({
-    dir: path.join(config.dataDir, 'index'),
+    dir: indexDir,
     snippets: repos.snippets,
     embedder: engine,
     log,
     bus,
     storage: () => settings.get('processing').index_storage,
+    spaces: {
+      embedWith: (to, texts) => engine.embedWith(to, texts),
+      activate: (to) => {
+        engine.useSpace(to);
+        writeActiveSpace(config.dataDir, to);
+      },
+    },
   });
   const backups = new BackupService({
     db,

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobType } from '@adam/contracts';
 import { JOB_REGISTRY } from '../src/jobs/registry.js';
 import { ARTICLES } from './corpus.js';
+import { startFakeHub, type FakeHub } from './fixtures/fake-hub.js';
 import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
-import { startServer, type TestServer } from './helpers.js';
+import { writeTinyEmbeddingModel } from './fixtures/tiny-models.js';
+import { startServer, tempDir, type TestServer } from './helpers.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
 
 /**
@@ -15,8 +18,26 @@ import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
 interface Scenario {
   /** What the job is created with (through JobService.create, as the routes do). */
   job: (site: FixtureSite) => { urls?: string[]; input: Record<string, unknown> };
+  /** Queues the job through its service instead, as its route does; answers the job's id. */
+  start?: (s: TestServer) => number;
 }
 const SCENARIOS: Record<JobType, Scenario> = {
+  // A model registered and installed from the fake hub (the tiny model written in beforeAll).
+  install_model: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const { models } = s.adam.services;
+      const model = models.create({
+        name: 'tiny-embedder',
+        type: 'embedding',
+        language: 'en',
+        description: '',
+        repo: 'tiny/embedder',
+        revision: 'main',
+      });
+      return models.install(model.id).job_id!;
+    },
+  },
   process_urls: {
     job: (site) => ({
       urls: [
@@ -34,7 +55,15 @@ const SCENARIOS: Record<JobType, Scenario> = {
   },
   // Last: it re-embeds and re-indexes what the other two stored.
   rebuild_index: { job: () => ({ input: { reembed: true } }) },
+  // Then everything moves to the tiny ONNX model's space (written in beforeAll).
+  switch_embedder: {
+    job: () => ({
+      input: { space: { id: 'onnx:tiny/embedder@main', dimension: 64, dir: tinyModelDir } },
+    }),
+  },
 };
+
+let tinyModelDir = '';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex').slice(0, 16);
 
@@ -75,16 +104,22 @@ function stored(s: TestServer, jobIds: number[]) {
       'SELECT url, domain, title, language, segments_count, last_status, last_error FROM sources ORDER BY url',
     )
     .all();
-  return { jobs, snippets, sources, vectors: s.adam.services.index.size };
+  const models = db
+    .prepare(
+      "SELECT name, status, dimension, local_path, disk_bytes, installed_version FROM models WHERE repo = 'tiny/embedder'",
+    )
+    .all();
+  return { jobs, snippets, sources, models, vectors: s.adam.services.index.size };
 }
 
 async function runAll(s: TestServer, site: FixtureSite) {
   const ids: number[] = [];
   for (const type of Object.keys(JOB_REGISTRY) as JobType[]) {
     const { urls, input } = SCENARIOS[type].job(site);
-    const job = s.adam.services.jobs.create({ type, urls, input });
-    ids.push(job.id);
-    const end = await s.adam.services.jobs.waitForEnd(job.id, 90_000);
+    const jobId =
+      SCENARIOS[type].start?.(s) ?? s.adam.services.jobs.create({ type, urls, input }).id;
+    ids.push(jobId);
+    const end = await s.adam.services.jobs.waitForEnd(jobId, 90_000);
     expect(end.status, `${type}: ${JSON.stringify(end.errors)}`).toBe('completed');
   }
   // A job ends once its rows are saved in the index: nothing is left pending.
@@ -92,10 +127,19 @@ async function runAll(s: TestServer, site: FixtureSite) {
 }
 
 let site: FixtureSite;
+let hub: FakeHub;
 let embedded: ReturnType<typeof stored>;
+/** The fixture site and the fake hub, for both servers. */
+const env = () => ({
+  ADAM_FETCH_ALLOW: `127.0.0.1:${site.port},127.0.0.1:${hub.port}`,
+  ADAM_MODEL_HUB_URL: hub.url,
+});
 beforeAll(async () => {
+  tinyModelDir = path.join(tempDir('adam-tiny-'), 'embedder');
+  await writeTinyEmbeddingModel(tinyModelDir, { dimension: 64 });
   site = await startFixtureSite();
-  const s = await startServer({ env: { ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}` } });
+  hub = await startFakeHub({ repos: { 'tiny/embedder': { files: { dir: tinyModelDir } } } });
+  const s = await startServer({ env: env() });
   try {
     embedded = await runAll(s, site);
   } finally {
@@ -104,6 +148,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await site.close();
+  await hub.close();
 });
 
 it('runs every registered job type on the embedded queue and stores its work', () => {
@@ -119,6 +164,15 @@ it('runs every registered job type on the embedded queue and stores its work', (
   expect(embedded.vectors).toBe(embedded.snippets.length);
   expect(embedded.snippets.every((r) => r.embedding && r.index_pending === 0)).toBe(true);
   expect(embedded.sources).toHaveLength(3);
+  const install = embedded.jobs.find((j) => j.type === 'install_model')!;
+  expect(install.result).toMatchObject({ repo: 'tiny/embedder', revision: 'main', files: 5 });
+  expect(embedded.models).toEqual([
+    expect.objectContaining({
+      status: 'installed',
+      dimension: 64,
+      local_path: 'tiny/embedder/main',
+    }),
+  ]);
 });
 
 describe.skipIf(!HAS_REDIS)(
@@ -130,7 +184,7 @@ describe.skipIf(!HAS_REDIS)(
         env: {
           REDIS_URL: redis.url,
           ADAM_WORKERS: '1',
-          ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
+          ...env(),
         },
       });
       try {

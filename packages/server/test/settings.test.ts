@@ -101,7 +101,12 @@ describe('settings', () => {
     ['segment_max_sentences', 0, 'must be at least 1'],
     ['segment_overlap', -1, 'must be at least 0'],
     ['max_concurrent_scrapes', 0, 'must be at least 1'],
-    ['embedding_model', 'gpt-9', ''],
+    ['embedding_model', 'gpt-9', 'gpt-9 is not an embedding model of the registry'],
+    [
+      'embedding_model',
+      'all-mpnet-base-v2',
+      'all-mpnet-base-v2 is not installed: install it first (Model Management)',
+    ],
     ['smart_segmentation', 'yes', ''],
     ['segmenter_model', '', 'is required'],
   ])('answers 422 naming %s for %j and saves nothing', async (field, value, message) => {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { BUILTIN_EMBEDDING_MODEL } from '@adam/contracts';
 import {
   BuiltinModel,
   builtinModelPath,
@@ -33,7 +34,7 @@ import { fmix32, forEachGram, gramSlot, tokenize, zipfProbability } from './text
  * A text without any token (empty, blanks, punctuation) gets a fixed pseudo-random unit vector:
  * valid for any cosine index, nearly orthogonal to every real text, the same for all such texts.
  */
-export const BUILTIN_EMBEDDER_ID = 'builtin-384';
+export const BUILTIN_EMBEDDER_ID = BUILTIN_EMBEDDING_MODEL;
 export const BUILTIN_DIMENSION = 384;
 
 /** Knobs for measurements (bench, tuning): other values make another vector space. */

@@ -1,16 +1,23 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
+import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
-import { getWorkerEmbedder } from '../embedding/embedder.worker.js';
+import { getWorkerEmbedder, packVectors } from '../embedding/embedder.worker.js';
 import { extractResponse } from '../scraping/extract.js';
 import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
+import type { EmbeddingSpace } from './engine.js';
 import {
   analyzeText,
+  documentEntities,
   extractEntities,
   rankSentences,
   resolveLanguage,
   type AnalyzeResult,
   type EmbedFn,
+  type NerFn,
 } from '../pipeline/index.js';
 
 /**
@@ -20,48 +27,136 @@ import {
 
 export interface AnalyzeTask {
   dataDir: string;
+  /** The space to embed in: the engine's current one when the task was sent. */
+  space: EmbeddingSpace;
   text: string;
   language: string;
   settings: ProcessingSettings;
   /** See AnalyzeOptions.entities. */
   entities?: boolean;
+  /** Installed language packs: their NER model's directory by language. */
+  packs?: Readonly<Record<string, string>>;
 }
 
 const embedFns = new Map<string, EmbedFn>();
 
+type OnnxRuntime = typeof import('../embedding/onnx-runtime.js');
+/** The ONNX runtime, loaded on first use: a thread that never meets a model never loads it. */
+let onnx: Promise<OnnxRuntime> | null = null;
+
 /**
- * The thread's embed function for a data dir: always the same one, since the theme prototypes
- * are cached per embed function (a new closure per task re-embedded them for every page).
+ * Compiled, a dynamic import. From the sources (tests, tsx), the pool's threads run this module
+ * through tsx's require hook, and their dynamic imports miss tsx's loader: require it there.
  */
-function embedFn(dataDir: string): EmbedFn {
-  let fn = embedFns.get(dataDir);
+function loadOnnxRuntime(): Promise<OnnxRuntime> {
+  const source = import.meta.url.endsWith('.ts');
+  const file = new URL(`../embedding/onnx-runtime${source ? '.ts' : '.js'}`, import.meta.url);
+  if (source)
+    return Promise.resolve(createRequire(import.meta.url)(fileURLToPath(file)) as OnnxRuntime);
+  return import(file.href) as Promise<OnnxRuntime>;
+}
+
+async function embedOnnx(dir: string, texts: string[]): Promise<EmbedSpaceResult> {
+  onnx ??= loadOnnxRuntime();
+  // The runtime takes a directory under a root: the model's own parent is that root.
+  const answer = await (
+    await onnx
+  ).embed({ modelsRoot: path.dirname(dir), dir: path.basename(dir), texts });
+  // Its answer is wrapped for piscina to transfer: the value is inside.
+  const { packed, dimension } = ((answer as unknown as Record<symbol, unknown>)[valueSymbol] ??
+    answer) as EmbedSpaceResult;
+  return { packed, dimension };
+}
+
+/** Entity recognition with the language packs' models, for the languages that have one. */
+function nerFn(packs: Readonly<Record<string, string>> | undefined): NerFn | undefined {
+  if (!packs || Object.keys(packs).length === 0) return undefined;
+  return async (text, language) => {
+    const dir = packs[language];
+    if (!dir) return null;
+    onnx ??= loadOnnxRuntime();
+    const found = await (
+      await onnx
+    ).tokenClassify({ modelsRoot: path.dirname(dir), dir: path.basename(dir), text });
+    return found.map((e) => ({ text: e.text, label: e.label }));
+  };
+}
+
+/**
+ * The thread's embed function for a data dir and a space: always the same one, since the theme
+ * prototypes are cached per embed function (a new closure per task re-embedded them for every
+ * page).
+ */
+function embedFn(dataDir: string, space: EmbeddingSpace): EmbedFn {
+  const key = `${dataDir}\0${space.id}`;
+  let fn = embedFns.get(key);
   if (!fn) {
-    const embedder = getWorkerEmbedder(dataDir);
-    fn = async (texts) => texts.map((t) => embedder.embedOne(t));
-    embedFns.set(dataDir, fn);
+    if (space.model) {
+      const dir = space.model.dir;
+      fn = async (texts) => {
+        if (texts.length === 0) return [];
+        const { packed, dimension } = await embedOnnx(dir, texts);
+        return texts.map((_, i) => packed.slice(i * dimension, (i + 1) * dimension));
+      };
+    } else {
+      const embedder = getWorkerEmbedder(dataDir);
+      fn = async (texts) => texts.map((t) => embedder.embedOne(t));
+    }
+    embedFns.set(key, fn);
   }
   return fn;
 }
 
+/** The analysis says which space embedded it: the server stores that, not its current one. */
 export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
-  return analyzeText(task.text, {
+  const result = await analyzeText(task.text, {
     language: task.language,
     settings: task.settings,
-    embed: embedFn(task.dataDir),
+    embed: embedFn(task.dataDir, task.space),
     entities: task.entities ?? true,
+    ner: nerFn(task.packs),
   });
+  return { ...result, embedder_id: task.space.id };
+}
+
+export interface EmbedSpaceTask {
+  dataDir: string;
+  space: EmbeddingSpace;
+  texts: string[];
+}
+
+export interface EmbedSpaceResult {
+  dimension: number;
+  /** The vectors back to back (texts.length × dimension). */
+  packed: Float32Array;
+}
+
+/** Embeds in a given space (an ONNX model's: the built-in one has its own pool task). */
+export async function embedSpace(task: EmbedSpaceTask): Promise<EmbedSpaceResult> {
+  if (task.space.model) return embedOnnx(task.space.model.dir, task.texts);
+  const embedder = getWorkerEmbedder(task.dataDir);
+  return {
+    dimension: embedder.dimension,
+    packed: packVectors(
+      task.texts.map((t) => embedder.embedOne(t)),
+      embedder.dimension,
+    ),
+  };
 }
 
 export interface WarmTask {
   dataDir: string;
+  space: EmbeddingSpace;
 }
 
 /**
- * Loads this thread's model and runs the pipeline once on a short text, so the first real task
- * pays for neither (module loading, compromise's lexicon, the JIT). Answers the thread's id.
+ * Loads this thread's models (the built-in one, which short queries and a switch back need, and
+ * the current space's) and runs the pipeline once on a short text, so the first real task pays
+ * for none of it (module loading, compromise's lexicon, the JIT). Answers the thread's id.
  */
-export function warm(task: WarmTask): number {
+export async function warm(task: WarmTask): Promise<number> {
   getWorkerEmbedder(task.dataDir).embedOne('warm up');
+  if (task.space.model) await embedFn(task.dataDir, task.space)(['warm up']);
   extractEntities('Marie Curie was born in Warsaw on 7 November 1867.', 'en');
   resolveLanguage('auto', 'A short sentence in English, to load the language profiles.');
   return threadId;
@@ -69,10 +164,12 @@ export function warm(task: WarmTask): number {
 
 export interface RankTask {
   dataDir: string;
+  space: EmbeddingSpace;
   context: string;
   question: string;
   language: string;
   topK: number;
+  packs?: Readonly<Record<string, string>>;
 }
 
 export interface RankResult {
@@ -87,9 +184,10 @@ export async function rank(task: RankTask): Promise<RankResult> {
   const answers = await rankSentences(task.context, task.question, {
     language: lang,
     topK: task.topK,
-    embed: embedFn(task.dataDir),
+    embed: embedFn(task.dataDir, task.space),
   });
-  return { language, answers, entities: extractEntities(task.context, lang) };
+  const entities = await documentEntities(task.context, lang, nerFn(task.packs));
+  return { language, answers, entities };
 }
 
 export interface ExtractTask {

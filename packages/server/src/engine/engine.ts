@@ -18,12 +18,35 @@ import type { FetchResult } from '../scraping/safe-fetcher.js';
 import type { extractResponse } from '../scraping/extract.js';
 import type {
   AnalyzeTask,
+  EmbedSpaceTask,
+  EmbedSpaceResult,
   ExtractTask,
   ExtractTaskResult,
   RankResult,
   RankTask,
   WarmTask,
 } from './analyze.worker.js';
+
+/**
+ * A vector space: which model makes the vectors, and their length. Vectors of two spaces never
+ * compare, so a row's stored embedding carries its space's id and the index holds one space.
+ */
+export interface EmbeddingSpace {
+  /** `builtin-384`, or `onnx:<repo>@<revision>` for an installed model. */
+  id: string;
+  dimension: number;
+  /** null for the built-in embedder; an installed ONNX model's absolute directory otherwise. */
+  model: null | { dir: string };
+}
+
+export const BUILTIN_SPACE: EmbeddingSpace = Object.freeze({
+  id: BUILTIN_EMBEDDER_ID,
+  dimension: BUILTIN_DIMENSION,
+  model: null,
+});
+
+/** The space id of an ONNX model installed from a hub repository at a revision. */
+export const onnxSpaceId = (repo: string, revision: string): string => `onnx:${repo}@${revision}`;
 
 // Resolved like the embedder's own worker: .ts under vitest/tsx, .js when compiled.
 const ANALYZE_WORKER = siblingModule('../engine/analyze.worker');
@@ -47,10 +70,18 @@ function isShortText(text: string): boolean {
  * the built-in embedder on this thread for short texts. start() (called by buildApp) starts the
  * threads, loads the model and the pipeline's modules in each, then the copy here, so no
  * request waits on a lazy start; a call before it finished waits for the pool.
+ *
+ * Embeds in its current space (`space`); useSpace switches it for every later task (each task
+ * carries its space, so one started before a switch finishes in the old one, and says so).
  */
 export class Engine implements Embedder {
-  readonly id = BUILTIN_EMBEDDER_ID;
-  readonly dimension = BUILTIN_DIMENSION;
+  private current: EmbeddingSpace;
+  private packs: Readonly<Record<string, string>> = {};
+  /**
+   * Single texts embedded (queries) and the space that made each vector: a search that began
+   * before a switch gets its text embedded again in the new space (inCurrentSpace).
+   */
+  private readonly madeIn = new WeakMap<Float32Array, { space: EmbeddingSpace; text: string }>();
   private pool: Promise<EmbedderPool> | null = null;
   private starting: Promise<void> | null = null;
   /** The built-in embedder on this thread (~45 MB), once start() loaded it. */
@@ -61,7 +92,41 @@ export class Engine implements Embedder {
   private completed = 0;
   private inThread = 0;
 
-  constructor(private readonly opts: { dataDir: string; threads: number }) {}
+  constructor(private readonly opts: { dataDir: string; threads: number; space?: EmbeddingSpace }) {
+    this.current = opts.space ?? BUILTIN_SPACE;
+  }
+
+  get id(): string {
+    return this.current.id;
+  }
+
+  get dimension(): number {
+    return this.current.dimension;
+  }
+
+  get space(): EmbeddingSpace {
+    return this.current;
+  }
+
+  /**
+   * Every later task embeds in `space` (the switch job calls it as the new index goes in);
+   * tasks already running finish in the space they started with.
+   */
+  /**
+   * The installed language packs' model directories by language: analysis and ranking tasks
+   * recognise entities with them (the model registry sets them as packs come and go).
+   */
+  setLanguagePacks(packs: Readonly<Record<string, string>>): void {
+    this.packs = { ...packs };
+  }
+
+  get languagePacks(): Readonly<Record<string, string>> {
+    return this.packs;
+  }
+
+  useSpace(space: EmbeddingSpace): void {
+    this.current = space;
+  }
 
   private get(): Promise<EmbedderPool> {
     this.pool ??= createEmbedderPool({
@@ -90,7 +155,7 @@ export class Engine implements Embedder {
 
   private async warmUp(): Promise<void> {
     const pool = await this.get();
-    const task: WarmTask = { dataDir: this.opts.dataDir };
+    const task: WarmTask = { dataDir: this.opts.dataDir, space: this.current };
     // One task per thread, all at once: each loads on its own thread while the others are busy.
     await Promise.all(
       Array.from({ length: this.opts.threads }, () =>
@@ -149,26 +214,58 @@ export class Engine implements Embedder {
    * in-thread embedder is loaded, otherwise on a worker. The search path's entry.
    */
   async embedQuery(text: string): Promise<Float32Array> {
-    const here = this.embedHere(text);
-    if (here) return here;
-    const [vector] = await this.track((pool) => pool.embed([text]));
-    return vector!;
+    return (await this.embed([text]))[0]!;
   }
 
+  /** Only the built-in space is loaded on this thread: an ONNX model's queries go to a worker. */
   private embedHere(text: string): Float32Array | null {
-    if (!this.local || !isShortText(text)) return null;
+    if (!this.local || this.current.model || !isShortText(text)) return null;
     this.inThread++;
     return this.local.embedOne(text);
   }
 
-  /** A single short text is embedded on this thread (see embedQuery); anything else on a worker. */
-  embed(texts: string[]): Promise<Float32Array[]> {
-    if (texts.length === 0) return Promise.resolve([]);
+  /**
+   * In the current space: a single short text on this thread (see embedQuery) when that space
+   * is the built-in one, anything else on a worker.
+   */
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const space = this.current;
     if (texts.length === 1) {
       const here = this.embedHere(texts[0]!);
-      if (here) return Promise.resolve([here]);
+      const vector = here ?? (await this.embedWith(space, texts))[0]!;
+      this.madeIn.set(vector, { space, text: texts[0]! });
+      return [vector];
     }
-    return this.track((pool) => pool.embed(texts));
+    return this.embedWith(space, texts);
+  }
+
+  /** Embeds in `space`, current or not (the switch job fills the next index with it). */
+  async embedWith(space: EmbeddingSpace, texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    if (!space.model) return this.track((pool) => pool.embed(texts));
+    const task: EmbedSpaceTask = { dataDir: this.opts.dataDir, space, texts };
+    const r = await this.track((pool) =>
+      pool.run<EmbedSpaceResult>(task, { filename: ANALYZE_WORKER, name: 'embedSpace' }),
+    );
+    if (r.dimension !== space.dimension) {
+      throw new Error(
+        `The model in ${space.model.dir} makes ${r.dimension}-d vectors, ${space.id} expects ${space.dimension}`,
+      );
+    }
+    return Array.from({ length: texts.length }, (_, i) =>
+      r.packed.slice(i * r.dimension, (i + 1) * r.dimension),
+    );
+  }
+
+  /**
+   * A query vector this engine made in a space it has left since (a search that began before a
+   * switch) is embedded again in the current one; any other vector is answered as it is.
+   */
+  async inCurrentSpace(vector: Float32Array): Promise<Float32Array> {
+    const made = this.madeIn.get(vector);
+    if (!made || made.space.id === this.current.id) return vector;
+    return (await this.embed([made.text]))[0]!;
   }
 
   analyze(
@@ -177,14 +274,30 @@ export class Engine implements Embedder {
     settings: ProcessingSettings,
     opts: { entities?: boolean } = {},
   ): Promise<AnalyzeResult> {
-    const task: AnalyzeTask = { dataDir: this.opts.dataDir, text, language, settings, ...opts };
+    const task: AnalyzeTask = {
+      dataDir: this.opts.dataDir,
+      space: this.current,
+      packs: this.packs,
+      text,
+      language,
+      settings,
+      ...opts,
+    };
     return this.track((pool) =>
       pool.run<AnalyzeResult>(task, { filename: ANALYZE_WORKER, name: 'analyze' }),
     );
   }
 
   rank(context: string, question: string, language: string, topK: number): Promise<RankResult> {
-    const task: RankTask = { dataDir: this.opts.dataDir, context, question, language, topK };
+    const task: RankTask = {
+      dataDir: this.opts.dataDir,
+      space: this.current,
+      packs: this.packs,
+      context,
+      question,
+      language,
+      topK,
+    };
     return this.track((pool) =>
       pool.run<RankResult>(task, { filename: ANALYZE_WORKER, name: 'rank' }),
     );

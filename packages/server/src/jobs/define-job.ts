@@ -7,6 +7,7 @@ import type { IndexService } from '../services/index.service.js';
 import type { IngestionService } from '../services/ingestion.service.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import type { JobRow } from '../store/job.repository.js';
+import type { ModelInstaller } from './install-model.job.js';
 
 /** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
 export interface JobContext {
@@ -44,11 +45,13 @@ export interface WorkDeps {
   fetcher: SafeFetcher;
 }
 
-/** What the recording half uses: the store and the index, which only the server writes. */
+/** What the recording half uses: the store, the index and the models, which only the server writes. */
 export interface RecordDeps {
   ingestion: IngestionService;
   sources: SourceRepository;
   index: IndexService;
+  /** The model registry and its files under the data directory (install_model). */
+  models: ModelInstaller;
 }
 
 /** The working half's view of its job, the same in the server and in an `adam worker`. */

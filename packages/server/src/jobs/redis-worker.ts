@@ -3,6 +3,7 @@ import { Worker, type Job as BullJob } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { Engine } from '../engine/engine.js';
+import { readActiveSpace } from '../services/embedding-switch.service.js';
 import { SafeFetcher } from '../scraping/safe-fetcher.js';
 import {
   cancelKey,
@@ -77,6 +78,10 @@ export async function startRedisWorker(
       const def = jobDefinition(data.type);
       if (def?.runsOn !== 'any') throw new Error(`Job type ${data.type} does not run on workers`);
       const input: unknown = def.input.parse(data.input);
+      // The server's active embedding model, as its last switch recorded it: a worker on the
+      // server's data directory embeds in the same space (elsewhere, the built-in one; the
+      // server then re-embeds those rows itself).
+      engine.useSpace(readActiveSpace(config.dataDir, { error: (_o, message) => log(message) }));
       await def.work(input, {
         engine,
         fetcher,

@@ -1,14 +1,18 @@
 import type { JobType } from '@adam/contracts';
 import type { AnyJobDefinition } from './define-job.js';
+import { installModelJob } from './install-model.job.js';
 import { processUrlsJob } from './process-urls.job.js';
 import { rebuildIndexJob } from './rebuild-index.job.js';
 import { saveSegmentsJob } from './save-segments.job.js';
+import { switchEmbedderJob } from './switch-embedder.job.js';
 
 /** Every job type and its one definition; both queue drivers run them from here. */
 export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
   process_urls: processUrlsJob,
   save_segments: saveSegmentsJob,
   rebuild_index: rebuildIndexJob,
+  switch_embedder: switchEmbedderJob,
+  install_model: installModelJob,
 };
 
 const ALL_TYPES = Object.keys(JOB_REGISTRY) as JobType[];
@@ -17,7 +21,7 @@ export function jobDefinition(type: string): AnyJobDefinition | null {
   return ALL_TYPES.includes(type as JobType) ? JOB_REGISTRY[type as JobType] : null;
 }
 
-/** Job types that only the server can run (they rewrite the whole index). */
+/** Job types that only the server can run (they rewrite the whole index, or the data directory's models). */
 export const SERVER_ONLY_JOB_TYPES: readonly JobType[] = ALL_TYPES.filter(
   (t) => JOB_REGISTRY[t].runsOn === 'server',
 );

@@ -15,6 +15,7 @@ export interface BusEvents {
   job_deleted: ServerMessageFields<'job_deleted'>;
   segment_progress: ServerMessageFields<'segment_progress'>;
   model_warning: ServerMessageFields<'model_warning'>;
+  model_progress: ServerMessageFields<'model_progress'>;
   'workers.changed': { running: number };
   'settings.updated': ServerMessageFields<'settings.updated'>;
   'auth.key_revoked': { key_id: number };

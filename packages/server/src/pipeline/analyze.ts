@@ -1,6 +1,6 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { scoreEmotions, type EmotionScores } from './emotions.js';
-import { entitiesWithin, extractEntities, type Entity } from './entities.js';
+import { documentEntities, entitiesWithin, type Entity, type NerFn } from './entities.js';
 import { type DetectedLanguage, detectLanguage, resolveLanguage } from './language.js';
 import { checkDocument, type DocumentCheck, type QualityDetail } from './quality.js';
 import {
@@ -34,6 +34,8 @@ interface AnalyzeOptions {
    * pipeline without entities". Default true.
    */
   entities?: boolean;
+  /** The language packs' entity recognition (absent: the built-in rules for every language). */
+  ner?: NerFn;
 }
 
 export interface AnalyzedSegment {
@@ -59,6 +61,11 @@ export interface AnalyzeResult {
   fallback_reason: string | null;
   diagnostics: Diagnostic[];
   segmentation_stats: SegmentationStats;
+  /**
+   * The vector space the segments' vectors are in, set by the engine's worker (a bare
+   * analyzeText leaves it out): ingestion stores it with each row.
+   */
+  embedder_id?: string;
 }
 
 /**
@@ -99,7 +106,9 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
     : undefined;
   const vectors = await embedBatched(embed, texts, settings.embedding_batch_size);
   const entities =
-    opts.entities === false || texts.length === 0 ? [] : extractEntities(clean, language.code);
+    opts.entities === false || texts.length === 0
+      ? []
+      : await documentEntities(clean, language.code, opts.ner);
 
   const segments = seg.accepted.map((c, i): AnalyzedSegment => {
     const vector = vectors[i] ?? new Float32Array();

@@ -21,6 +21,30 @@ export function extractEntities(text: string, language = 'en'): Entity[] {
   return dedupe(found);
 }
 
+/** Recognises named entities with a language pack's model; null when no pack serves `language`. */
+export type NerFn = (
+  text: string,
+  language: string,
+) => Promise<{ text: string; label: EntityLabel }[] | null>;
+
+/** Labels a pack's NER model gives; the others (dates, money, percentages) stay rule-based. */
+const MODEL_LABELS: ReadonlySet<EntityLabel> = new Set(['PERSON', 'ORG', 'GPE', 'MISC']);
+
+/**
+ * A document's entities when a language pack is installed for it: people, organisations, places
+ * and the rest from the pack's model, dates, money and percentages from the built-in rules.
+ */
+export async function documentEntities(
+  text: string,
+  language: string,
+  ner?: NerFn,
+): Promise<Entity[]> {
+  const fromPack = ner ? await ner(text, language) : null;
+  if (fromPack === null) return extractEntities(text, language);
+  const rules = extractEntities(text, language).filter((e) => !MODEL_LABELS.has(e.label));
+  return dedupe([...fromPack.filter((e) => MODEL_LABELS.has(e.label)), ...rules]);
+}
+
 /**
  * The entities of a document that a piece of it (a segment) holds: those whose text occurs in
  * the piece as whole words, in the document's order.

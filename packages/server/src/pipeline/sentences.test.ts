@@ -115,4 +115,23 @@ describe('splitSentences', () => {
       '我们去公园吧！',
     ]);
   });
+
+  it.each([
+    [
+      'it',
+      'Oggi il sig. Rossi è arrivato a Roma. Poi è partito.',
+      'Oggi il sig. Rossi è arrivato a Roma.',
+    ],
+    ['pt', 'O Sr. Silva chegou ontem. Depois partiu.', 'O Sr. Silva chegou ontem.'],
+    [
+      'nl',
+      'De heer drs. Jansen kwam gisteren. Daarna ging hij.',
+      'De heer drs. Jansen kwam gisteren.',
+    ],
+    ['ru', 'Сегодня пришёл акад. Иванов. Потом ушёл.', 'Сегодня пришёл акад. Иванов.'],
+  ])('keeps %s abbreviations inside their sentence', (language, text, first) => {
+    const sentences = splitSentences(text, language);
+    expect(sentences).toHaveLength(2);
+    expect(sentences[0]).toBe(first);
+  });
 });

@@ -1,5 +1,6 @@
 /**
- * Rule-based sentence splitter for en, fr, es, de (and a reasonable default for others).
+ * Rule-based sentence splitter with abbreviations for en, fr, es, de, it, pt, nl and ru (and a
+ * reasonable default for the others; CJK terminators need no space after them).
  * A boundary is a run of terminators (. ! ? … and the CJK ones), optionally followed by closing
  * quotes, brackets and citation marks, then whitespace and a sentence start (capital letter,
  * digit or opening quote). Periods are then vetted: abbreviations, initials and German
@@ -31,6 +32,23 @@ izq dcha admón ee uu gral excmo ilmo mons
 hr hrn fr frl str vgl ggf evtl inkl exkl bzgl bzw sog geb gest jh jhd jhdt jan feb apr aug
 sept okt nov dez mio mrd abs bd bspw v n u a d z s o allg ehem einschl engl franz lat
 griech urspr zzgl mind tel ev kath hl gegr dt insb lt verh zit ff ca
+`),
+  it: list(`
+sig sigg sigra dott ing avv arch geom rag on sen gen col cap ten magg
+gen mons sac ecc pag pagg cap art fig vol ed nr tel cfr es ca gen genn febbr mar apr magg giu
+lug ag sett ott nov dic
+`),
+  pt: list(`
+sr sra srs sras srta dr dra drs dras prof profa eng arq adv exmo exma ilmo ilma pág págs
+pag cap art fig vol ed núm tel cf ex ca jan fev mar abr mai jun jul ago set out nov dez av r
+`),
+  nl: list(`
+dhr mevr mw mr ir ing drs prof dr st blz nr bijv bv vgl ca resp enz jl jhr mej afd tel zgn
+jan feb mrt apr jun jul aug sep sept okt nov dec
+`),
+  ru: list(`
+г гг ул д кв стр рис см т тт им акад проф доц им руб коп тыс млн млрд янв февр апр авг сент
+окт нояб дек др пр напр
 `),
 };
 

@@ -39,6 +39,7 @@ const FORWARD: { [K in Forwarded]: (payload: BusEvents[K]) => ServerMessageOf<K>
   job_deleted: (p) => serverMessage('job_deleted', p),
   segment_progress: (p) => serverMessage('segment_progress', p),
   model_warning: (p) => serverMessage('model_warning', p),
+  model_progress: (p) => serverMessage('model_progress', p),
   'settings.updated': (p) => serverMessage('settings.updated', p),
 };
 /** Events that change the counts of stats_update: a debounced push follows them. */

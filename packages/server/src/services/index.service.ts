@@ -8,12 +8,20 @@ import {
   type ReconcileReport,
 } from '@adam/contracts';
 import type { Embedder } from '../embedding/embedder.js';
+import type { EmbeddingSpace } from '../engine/engine.js';
+import { Conflict } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
-import { writeFileAtomic } from '../vector/atomic-file.js';
+import { fsyncDir, writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';
-import { listDamaged } from '../vector/index-files.js';
+import {
+  INDEX_MANIFEST,
+  listDamaged,
+  prepareInstall,
+  readIndexManifest,
+  removeGenerations,
+} from '../vector/index-files.js';
 import { KeySet } from '../vector/key-set.js';
 import { exactNeighboursOffThread, recallAgainst } from '../vector/recall.js';
 import { HNSW, type VectorHit } from '../vector/vector-index.js';
@@ -31,6 +39,42 @@ const REINDEX_BATCH = 256;
  * in between only leaves rows that start-up reconciliation indexes again.
  */
 const SAVE_INTERVAL_MS = 3 * 60_000;
+
+/** A space switch builds the next index here, beside the live one (index-files' layout). */
+export const NEXT_INDEX_DIR = 'next';
+/**
+ * Written just before the next index's manifest goes in, removed once the rows hold the new
+ * vectors: found at start, it means the switch had committed, and recoverSpaceSwitch finishes it.
+ */
+export const SWITCH_JOURNAL = 'switch.json';
+/** The next space's vectors, kept aside for the rows: `[id f64][dimension × f32]` records. */
+const SIDE_VECTORS = 'embeddings.f32';
+/** Catch-up rounds for rows stored while the next index was built; later ones take the pending path. */
+const CATCH_UP_ROUNDS = 5;
+
+/** What a space switch needs of the engine. */
+export interface SpaceSwitcher {
+  /** Embeds in `space`, which need not be the current one. */
+  embedWith(space: EmbeddingSpace, texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Makes `space` the one every later task embeds in, and records it for the next start.
+   * Called inside the swap, synchronously; throws only when recording failed (the engine has
+   * switched: the journal left in place makes the next start record it).
+   */
+  activate(space: EmbeddingSpace): void;
+}
+
+export type SwitchOutcome =
+  { status: 'switched'; total: number; embedded: number; late: number } | { status: 'stopped' };
+
+interface SideBuild {
+  space: EmbeddingSpace;
+  /** Keys the live index got or lost since the build began: the catch-up follows them. */
+  added: Set<number>;
+  removed: Set<number>;
+  /** The live index was replaced meanwhile (a restore): the build no longer matches the store. */
+  invalid: string | null;
+}
 
 export const vectorToBlob = (v: Float32Array): Buffer =>
   Buffer.from(v.buffer, v.byteOffset, v.byteLength);
@@ -54,6 +98,8 @@ export class IndexService {
   private saveTimer: NodeJS.Timeout | null = null;
   /** The flush in progress; the next one starts after it. */
   private saving: Promise<void> = Promise.resolve();
+  /** Background re-indexing (reindexLater), one batch list after another. */
+  private reindexing: Promise<void> = Promise.resolve();
   private hits = 0;
   private misses = 0;
   private readonly latencies: number[] = [];
@@ -66,7 +112,9 @@ export class IndexService {
     storage: IndexStorage;
   } | null = null;
   private measuring: Promise<{ value: number; sample: number } | null> | null = null;
-  private state: { last_optimized: string | null };
+  private state: IndexState;
+  /** The next index a space switch is building, while it does. */
+  private building: SideBuild | null = null;
   private readonly stateFile: string;
   private quantization: IndexStorage;
   /** Resolves when the saved index is loaded (or found unusable and the rebuild queued). */
@@ -76,7 +124,11 @@ export class IndexService {
     private readonly deps: {
       dir: string;
       snippets: SnippetRepository;
-      embedder: Embedder;
+      /** The active embedder (the engine, in its current space). */
+      embedder: Embedder & {
+        /** A query vector made before a space switch, embedded again in the new space. */
+        inCurrentSpace?: (vector: Float32Array) => Promise<Float32Array>;
+      };
       log: Logger;
       bus: EventBus;
       /**
@@ -84,6 +136,8 @@ export class IndexService {
        * change takes effect at the next rebuild(), which the settings change queues.
        */
       storage?: () => IndexStorage;
+      /** The engine's side of a space switch; without it switchSpace refuses. */
+      spaces?: SpaceSwitcher;
     },
   ) {
     this.quantization = this.wantedStorage;
@@ -104,7 +158,17 @@ export class IndexService {
    * start's reconcile, or a restore's, re-adds them from their stored embeddings).
    */
   private async whenOpened(): Promise<void> {
-    const { reset, damaged } = await this.index.ready;
+    const opened = await this.index.ready;
+    const { damaged } = opened;
+    let reset = opened.reset;
+    const space = this.deps.embedder.id;
+    // An index saved in another space (a backup of before a switch, restored) has the same
+    // dimension at times: its vectors would answer nonsense, so it is rebuilt as well.
+    if (!reset && this.state.embedder && this.state.embedder !== space && this.index.size > 0) {
+      reset = `it holds ${this.state.embedder} vectors, the active embedder is ${space}`;
+      await this.index.clear();
+    }
+    if (this.state.embedder !== space) this.writeState({ ...this.state, embedder: space });
     if (!reset) return;
     this.deps.log.warn(
       { component: 'index' },
@@ -202,6 +266,7 @@ export class IndexService {
     if (entries.length === 0) return;
     this.background(this.index.add(entries), 'add');
     for (const e of entries) this.unmarked.push(e.key);
+    if (this.building) for (const e of entries) this.building.added.add(e.key);
     this.changed();
     this.scheduleSave();
   }
@@ -250,6 +315,7 @@ export class IndexService {
   /** Removes vectors (the save follows); answers the keys that were in the index. */
   removeAndSave(keys: readonly number[]): number[] {
     const { removed, done } = this.index.remove(keys);
+    if (this.building) for (const k of removed) this.building.removed.add(k);
     if (removed.length) {
       this.background(done, 'remove');
       this.changed();
@@ -265,6 +331,7 @@ export class IndexService {
   /** Saves what is unsaved and stops the index's thread. */
   async close(): Promise<void> {
     if (this.measuring) await this.measuring.catch(() => null);
+    await this.reindexing.catch(() => undefined);
     await this.flush();
     await this.index.close();
   }
@@ -290,15 +357,43 @@ export class IndexService {
       this.cache.set(key, hits);
     } else {
       this.misses++;
-      hits = await this.index.search(vector, k, filter);
-      this.cache.set(key, hits);
-      if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+      hits = await this.searchIndex(vector, k, filter, key);
     }
     const latencyMs = performance.now() - started;
     this.queries++;
     this.latencies.push(latencyMs);
     if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift();
     return { hits, latencyMs, cached };
+  }
+
+  /**
+   * Asks the open index, and caches what it answers. A query embedded before a space switch is
+   * embedded again in the new space; one the index was replaced under (the switch) is asked
+   * again of the new index; a stored vector of another space finds nothing.
+   */
+  private async searchIndex(
+    vector: Float32Array,
+    k: number,
+    filter: ((key: number) => boolean) | undefined,
+    cacheKey?: string,
+  ): Promise<VectorHit[]> {
+    const index = this.index;
+    const query = (await this.deps.embedder.inCurrentSpace?.(vector)) ?? vector;
+    if (index !== this.index) return this.searchIndex(vector, k, filter, cacheKey);
+    if (query.length !== index.dimension) return [];
+    let hits: VectorHit[];
+    try {
+      hits = await index.search(query, k, filter);
+    } catch (e) {
+      if (index === this.index) throw e;
+      return this.searchIndex(vector, k, filter, cacheKey);
+    }
+    // An answer of a replaced index is right for this search, not for the cache of the new one.
+    if (cacheKey !== undefined && index === this.index) {
+      this.cache.set(cacheKey, hits);
+      if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    }
+    return hits;
   }
 
   /** Records the full latency of a search (embedding included), for the stats. */
@@ -370,13 +465,14 @@ export class IndexService {
   ): Promise<{ indexed: number; reembedded: number }> {
     const rows = this.deps.snippets.findByIds(ids);
     const stored = reembed ? null : this.deps.snippets.embeddings(ids);
+    const space = this.deps.embedder.id;
     const entries: { key: number; vector: Float32Array }[] = [];
     const toEmbed: { id: number; text: string }[] = [];
     for (const r of rows) {
       const e = stored?.get(r.id);
       if (
         e?.embedding &&
-        e.embedder_id === this.deps.embedder.id &&
+        e.embedder_id === space &&
         e.embedding.byteLength === this.dimension * 4
       ) {
         entries.push({ key: r.id, vector: blobToVector(e.embedding) });
@@ -386,17 +482,37 @@ export class IndexService {
     }
     if (toEmbed.length) {
       const vectors = await this.deps.embedder.embed(toEmbed.map((t) => t.text));
+      // The space switched while these were embedded: they belong to neither index. Again,
+      // from the rows (the stored vectors of the old space are re-embedded too).
+      if (this.deps.embedder.id !== space) return this.indexBatch(ids, reembed);
       this.deps.snippets.setEmbeddings(
         toEmbed.map((t, i) => ({
           id: t.id,
           embedding: vectorToBlob(vectors[i]!),
-          embedder_id: this.deps.embedder.id,
+          embedder_id: space,
         })),
       );
       toEmbed.forEach((t, i) => entries.push({ key: t.id, vector: vectors[i]! }));
     }
     this.addDeferred(entries);
     return { indexed: entries.length, reembedded: toEmbed.length };
+  }
+
+  /**
+   * Indexes these rows in the background (an analysis stored after the space it was embedded in
+   * was left: its rows are re-embedded). They stay pending until then; a failure leaves them
+   * to the next reconcile.
+   */
+  reindexLater(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const list = [...ids];
+    this.reindexing = this.reindexing
+      .catch(() => undefined)
+      .then(async () => {
+        for (let i = 0; i < list.length; i += REINDEX_BATCH)
+          await this.indexBatch(list.slice(i, i + REINDEX_BATCH), false);
+      });
+    this.background(this.reindexing, 're-index');
   }
 
   /** Empties the index and marks every row pending (the next reconcile rebuilds it). */
@@ -441,7 +557,11 @@ export class IndexService {
       if (s === this.saving) break;
     }
     // From here to the switch, synchronous: the old index gets no call that would save.
+    const building = this.building;
     swap?.();
+    // Another index went in (a restore, a storage change): a next one built from the old
+    // store no longer fits. The switch's own swap ended its build before this point.
+    if (this.building === building && building) building.invalid = 'the index was replaced';
     // What the replaced index had not saved yet is dropped, not saved over the new files.
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
@@ -493,9 +613,197 @@ export class IndexService {
     return { total, indexed, reembedded, storage };
   }
 
+  /** The space a switch is building the next index in, while it does. */
+  get switchingTo(): EmbeddingSpace | null {
+    return this.building?.space ?? null;
+  }
+
+  /**
+   * Switches the index to another embedding space while search keeps answering from this one:
+   * every row is embedded in `space` into a next index built beside the live one (next/), with
+   * its vectors kept aside in a file, not on the rows the live index is re-added from; rows
+   * stored meanwhile are caught up; then, with no save in flight, the next index's files go in,
+   * the engine switches space (`spaces.activate`) and the index re-opens with the new
+   * dimension, all in one synchronous step. The rows get their new vectors after. Rows stored
+   * after the last catch-up go back to pending and are re-embedded by the usual path.
+   *
+   * Stopped, failed or overtaken by a restore before the swap: the live index and space are
+   * untouched and next/ is removed. A crash before the swap leaves next/ to recoverSpaceSwitch,
+   * which removes it; from the journal written just before the swap on, it finishes the switch.
+   */
+  async switchSpace(
+    space: EmbeddingSpace,
+    opts: {
+      onProgress?: (done: number, total: number) => void;
+      shouldStop?: () => boolean;
+    } = {},
+  ): Promise<SwitchOutcome> {
+    const spaces = this.deps.spaces;
+    if (!spaces) throw new Error('This index cannot switch embedding spaces');
+    await this.ready;
+    if (this.building)
+      throw new Conflict(`The index is already switching to ${this.building.space.id}`);
+    if (fs.existsSync(path.join(this.deps.dir, SWITCH_JOURNAL)))
+      throw new Conflict('The last embedding switch is finished at the next start: restart first');
+    const build: SideBuild = { space, added: new Set(), removed: new Set(), invalid: null };
+    this.building = build;
+    const nextDir = path.join(this.deps.dir, NEXT_INDEX_DIR);
+    const storage = this.quantization;
+    let side: IndexClient | null = null;
+    let vectors: SideVectors | null = null;
+    let swapped = false;
+    try {
+      fs.rmSync(nextDir, { recursive: true, force: true });
+      fs.mkdirSync(nextDir, { recursive: true });
+      side = new IndexClient(nextDir, space.dimension, { quantization: storage });
+      await side.ready;
+      vectors = new SideVectors(path.join(nextDir, SIDE_VECTORS), space.dimension);
+      const into = side;
+      const out = vectors;
+      const embedRows = async (ids: readonly number[]): Promise<number> => {
+        const rows = this.deps.snippets.findByIds(ids);
+        if (rows.length === 0) return 0;
+        const made = await spaces.embedWith(
+          space,
+          rows.map((r) => r.text),
+        );
+        const entries = rows.map((r, i) => ({ key: r.id, vector: made[i]! }));
+        await into.add(entries);
+        out.append(entries);
+        return rows.length;
+      };
+      const stopped = () => build.invalid !== null || (opts.shouldStop?.() ?? false);
+
+      const ids = this.deps.snippets.allIds();
+      let done = 0;
+      let embedded = 0;
+      opts.onProgress?.(0, ids.length);
+      for (let i = 0; i < ids.length && !stopped(); i += REINDEX_BATCH) {
+        const batch = ids.slice(i, i + REINDEX_BATCH);
+        embedded += await embedRows(batch);
+        done += batch.length;
+        opts.onProgress?.(done, ids.length);
+      }
+      // Rows stored or deleted while the rest was embedded. A row keeps its text for life, so
+      // only the ones the next index lacks (or lost and got again: an id reused) are embedded.
+      for (let round = 0; round < CATCH_UP_ROUNDS && !stopped(); round++) {
+        if (build.added.size === 0 && build.removed.size === 0) break;
+        const removed = new Set(build.removed);
+        const added = [...build.added].filter((k) => removed.has(k) || !into.has(k));
+        build.removed.clear();
+        build.added.clear();
+        const { done: removing } = into.remove([...removed]);
+        await removing;
+        for (let i = 0; i < added.length && !stopped(); i += REINDEX_BATCH)
+          embedded += await embedRows(added.slice(i, i + REINDEX_BATCH));
+      }
+      if (stopped()) {
+        if (build.invalid)
+          throw new Conflict(`The embedding switch was overtaken: ${build.invalid}`);
+        return { status: 'stopped' };
+      }
+      await into.save();
+      await into.close();
+      side = null;
+      out.close();
+      writeFileAtomic(
+        path.join(nextDir, 'state.json'),
+        JSON.stringify({ last_optimized: this.state.last_optimized, embedder: space.id }),
+      );
+
+      const journal = path.join(this.deps.dir, SWITCH_JOURNAL);
+      let install!: ReturnType<typeof prepareInstall>;
+      let recorded = true;
+      let late: { added: number[]; removed: number[] } = { added: [], removed: [] };
+      await this.reopen(storage, () => {
+        if (build.invalid)
+          throw new Conflict(`The embedding switch was overtaken: ${build.invalid}`);
+        install = prepareInstall(nextDir, this.deps.dir);
+        try {
+          const entry: SwitchJournal = { to: space, from: this.deps.embedder.id };
+          writeFileAtomic(journal, JSON.stringify(entry, null, 2));
+          install.commit();
+        } catch (e) {
+          install.rollback();
+          fs.rmSync(journal, { force: true });
+          throw e;
+        }
+        // Committed: from here a crash finishes the switch at the next start.
+        swapped = true;
+        try {
+          spaces.activate(space);
+        } catch (e) {
+          recorded = false;
+          this.deps.log.error(
+            { component: 'index', err: e },
+            `Recording ${space.id} as the active embedder failed: the next start records it`,
+          );
+        }
+        // Stored or deleted since the last catch-up: handled by the pending path below.
+        late = { added: [...build.added], removed: [...build.removed] };
+        this.building = null;
+      });
+
+      try {
+        this.removeAndSave(late.removed);
+        const lateSet = new Set(late.added);
+        await applySideVectors(nextDir, space, this.deps.snippets, lateSet);
+        this.markHeldRowsIndexed(lateSet);
+        if (late.added.length) {
+          this.deps.snippets.markPending(late.added);
+          this.reindexLater(late.added);
+        }
+        if (recorded) fs.rmSync(journal, { force: true });
+        install.cleanup();
+        fs.rmSync(nextDir, { recursive: true, force: true });
+      } catch (e) {
+        // Switched all the same: the journal left in place makes the next start finish it.
+        this.deps.log.error(
+          { component: 'index', err: e },
+          `Giving the rows their ${space.id} vectors failed: the next start finishes it`,
+        );
+      }
+      this.deps.log.info(
+        { component: 'index' },
+        `Switched the index to ${space.id} (${space.dimension} dimensions): ${embedded} snippets embedded` +
+          (late.added.length
+            ? `, ${late.added.length} stored during the swap re-embedded after it`
+            : ''),
+      );
+      return { status: 'switched', total: ids.length, embedded, late: late.added.length };
+    } finally {
+      if (!swapped) {
+        vectors?.close();
+        await side?.close().catch(() => undefined);
+        fs.rmSync(nextDir, { recursive: true, force: true });
+        if (this.building === build) this.building = null;
+      }
+    }
+  }
+
+  /**
+   * Pending rows the new index holds: they were saved in it (added before the swap but not yet
+   * saved by the old index, or never indexed at all), so they are indexed.
+   */
+  private markHeldRowsIndexed(except: ReadonlySet<number>): void {
+    const at = new Date().toISOString();
+    let after = 0;
+    for (;;) {
+      const ids = this.deps.snippets.pendingIdsAfter(after, 1_000);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1]!;
+      const held = ids.filter((id) => !except.has(id) && this.index.has(id));
+      if (held.length) this.deps.snippets.markIndexed(held, at);
+    }
+  }
+
   markOptimized(): void {
-    this.state.last_optimized = new Date().toISOString();
-    writeFileAtomic(this.stateFile, JSON.stringify(this.state));
+    this.writeState({ ...this.state, last_optimized: new Date().toISOString() });
+  }
+
+  private writeState(state: IndexState): void {
+    this.state = state;
+    writeFileAtomic(this.stateFile, JSON.stringify(state));
   }
 
   /**
@@ -606,13 +914,190 @@ export class IndexService {
   }
 }
 
-function readState(file: string): { last_optimized: string | null } {
+/** state.json: when the index was last optimized, and the space its vectors are in. */
+interface IndexState {
+  last_optimized: string | null;
+  /** Absent in indexes saved before embedding spaces: the built-in one's. */
+  embedder?: string;
+}
+
+function readState(file: string): IndexState {
   try {
-    const s = JSON.parse(fs.readFileSync(file, 'utf8')) as { last_optimized?: string };
-    return { last_optimized: s.last_optimized ?? null };
+    const s = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<IndexState>;
+    return {
+      last_optimized: s.last_optimized ?? null,
+      ...(typeof s.embedder === 'string' && { embedder: s.embedder }),
+    };
   } catch {
     return { last_optimized: null };
   }
 }
 
 const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
+
+// ---------------------------------------------------------------- space switch files
+
+interface SwitchJournal {
+  to: EmbeddingSpace;
+  from: string;
+}
+
+/** The next space's vectors, appended as they are made: `[id f64][dimension × f32]` records. */
+class SideVectors {
+  private fd: number | null;
+  constructor(
+    readonly file: string,
+    private readonly dimension: number,
+  ) {
+    this.fd = fs.openSync(file, 'a');
+  }
+
+  append(entries: ReadonlyArray<{ key: number; vector: Float32Array }>): void {
+    const record = 8 + this.dimension * 4;
+    const buf = Buffer.alloc(entries.length * record);
+    entries.forEach((e, i) => {
+      buf.writeDoubleLE(e.key, i * record);
+      Buffer.from(e.vector.buffer, e.vector.byteOffset, e.vector.byteLength).copy(
+        buf,
+        i * record + 8,
+      );
+    });
+    fs.writeSync(this.fd!, buf);
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    fs.fsyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** Records read and written to the rows at once: ~1.5 MB at 384 dimensions. */
+const APPLY_CHUNK = 1_024;
+
+/**
+ * The side file's vectors as rows for setEmbeddings, a chunk at a time, in file order (a later
+ * record of an id wins), without `except`. A record cut short by a crash ends the file.
+ */
+function* sideVectorChunks(
+  nextDir: string,
+  space: EmbeddingSpace,
+  except: ReadonlySet<number>,
+): Generator<{ id: number; embedding: Buffer; embedder_id: string }[]> {
+  const file = path.join(nextDir, SIDE_VECTORS);
+  if (!fs.existsSync(file)) return;
+  const bytes = space.dimension * 4;
+  const record = 8 + bytes;
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(APPLY_CHUNK * record);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      const whole = Math.floor(n / record);
+      if (whole === 0) return;
+      const rows: { id: number; embedding: Buffer; embedder_id: string }[] = [];
+      for (let i = 0; i < whole; i++) {
+        const id = buf.readDoubleLE(i * record);
+        if (except.has(id)) continue;
+        const at = i * record + 8;
+        rows.push({
+          id,
+          embedding: Buffer.from(buf.subarray(at, at + bytes)),
+          embedder_id: space.id,
+        });
+      }
+      yield rows;
+      if (whole < APPLY_CHUNK) return;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes the next space's vectors onto the rows (rows deleted meanwhile are skipped by
+ * setEmbeddings), yielding to the event loop between chunks: searches go on meanwhile.
+ */
+async function applySideVectors(
+  nextDir: string,
+  space: EmbeddingSpace,
+  snippets: SnippetRepository,
+  except: ReadonlySet<number>,
+): Promise<void> {
+  for (const rows of sideVectorChunks(nextDir, space, except)) {
+    snippets.setEmbeddings(rows);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+/**
+ * At start, before the index opens: finishes a space switch that committed (its journal is
+ * there) or removes the leftovers of one that did not. Answers the space a finished switch
+ * went to, which the caller records as the active one; null when there was none.
+ *
+ * A committed switch is finished forward: the manifest and state.json renames that a crash cut
+ * short are done, the next space's vectors (still in next/) are written onto the rows, then
+ * the older generations, next/ and the journal are removed. Before the journal, the live
+ * index was never touched: next/ and an install's `.next` files are simply removed.
+ */
+export function recoverSpaceSwitch(deps: {
+  dir: string;
+  snippets: SnippetRepository;
+  log: Logger;
+}): EmbeddingSpace | null {
+  const { dir, snippets, log } = deps;
+  const nextDir = path.join(dir, NEXT_INDEX_DIR);
+  const journalFile = path.join(dir, SWITCH_JOURNAL);
+  let journal: SwitchJournal | null = null;
+  try {
+    journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as SwitchJournal;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      // Written atomically: an unreadable one was never complete, so nothing was committed.
+      log.warn({ component: 'index' }, `Ignoring an unreadable ${SWITCH_JOURNAL}`);
+    }
+  }
+  if (!journal?.to?.id || !journal.to.dimension) {
+    if (fs.existsSync(nextDir)) {
+      for (const name of [INDEX_MANIFEST, 'state.json'])
+        fs.rmSync(path.join(dir, `${name}.next`), { force: true });
+      fs.rmSync(nextDir, { recursive: true, force: true });
+      log.warn(
+        { component: 'index' },
+        'An embedding switch was interrupted before its swap: the index and embedder stay as they were',
+      );
+    }
+    fs.rmSync(journalFile, { force: true });
+    return null;
+  }
+  const space = journal.to;
+  // prepareInstall's commit, finished: each `.next` replaces its file (the old kept aside).
+  for (const name of [INDEX_MANIFEST, 'state.json']) {
+    const live = path.join(dir, name);
+    if (!fs.existsSync(`${live}.next`)) continue;
+    if (fs.existsSync(live)) fs.renameSync(live, `${live}.replaced`);
+    fs.renameSync(`${live}.next`, live);
+  }
+  fsyncDir(dir);
+  let applied = 0;
+  for (const rows of sideVectorChunks(nextDir, space, new Set())) {
+    snippets.setEmbeddings(rows);
+    applied += rows.length;
+  }
+  for (const name of [INDEX_MANIFEST, 'state.json'])
+    fs.rmSync(path.join(dir, `${name}.replaced`), { force: true });
+  try {
+    const m = readIndexManifest(dir);
+    if (m) removeGenerations(dir, m.generation, true);
+  } catch {
+    // A damaged manifest: the index's open moves it aside and rebuilds from the rows.
+  }
+  fs.rmSync(nextDir, { recursive: true, force: true });
+  fs.rmSync(journalFile, { force: true });
+  log.warn(
+    { component: 'index' },
+    `Finished the switch to ${space.id} that a stop interrupted (${applied} snippets given their new vectors)`,
+  );
+  return space;
+}

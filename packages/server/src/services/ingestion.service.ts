@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ProcessingSettings } from '@adam/contracts';
+import { BUILTIN_EMBEDDER_ID } from '../embedding/builtin-embedder.js';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../logging.js';
 import type { AnalyzeResult, Diagnostic } from '../pipeline/index.js';
@@ -90,6 +91,10 @@ export class IngestionService {
       });
     }
 
+    // The space that embedded this analysis (an analysis made before spaces existed: the
+    // built-in one). One left by a switch since is stored as it is and re-embedded below.
+    const embedderId = result.embedder_id ?? BUILTIN_EMBEDDER_ID;
+    const current = embedderId === this.deps.engine.id;
     const rows: NewSnippet[] = kept.map((s) => ({
       text: s.text,
       text_hash: textHash(s.text),
@@ -113,17 +118,18 @@ export class IngestionService {
         entities: s.entities,
         language_confidence: result.language.confidence,
         sentence_count: s.sentence_count,
-        embedder: this.deps.engine.id,
+        embedder: embedderId,
       }),
       embedding: vectorToBlob(s.vector),
-      embedder_id: this.deps.engine.id,
+      embedder_id: embedderId,
     }));
     const ids = this.deps.snippets.insertMany(rows);
     const entries: { key: number; vector: Float32Array }[] = [];
     ids.forEach((id, i) => {
       if (id !== null) entries.push({ key: id, vector: kept[i]!.vector });
     });
-    this.deps.index.addDeferred(entries);
+    if (current) this.deps.index.addDeferred(entries);
+    else this.deps.index.reindexLater(entries.map((e) => e.key));
 
     const created = entries.map((e) => e.key);
     const duplicates = ids.length - created.length;

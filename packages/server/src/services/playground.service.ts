@@ -1,4 +1,5 @@
 import {
+  MODEL_LANGUAGES,
   ARTICLE_MAX_BYTES,
   type AnalyzeResponse,
   type FetchUrlResponse,
@@ -7,6 +8,7 @@ import {
   type SaveSegmentsResponse,
 } from '@adam/contracts';
 import type { Engine } from '../engine/engine.js';
+import type { EventBus } from '../lib/event-bus.js';
 import { BadRequest, PayloadTooLarge } from '../lib/errors.js';
 import type { EncyclopediaClient } from '../scraping/wikipedia.js';
 import type { SafeFetcher } from '../scraping/safe-fetcher.js';
@@ -40,6 +42,7 @@ export class PlaygroundService {
       rules: RuleService;
       fetcher: SafeFetcher;
       encyclopedia: EncyclopediaClient;
+      bus: EventBus;
     },
   ) {}
 
@@ -57,6 +60,8 @@ export class PlaygroundService {
   }): Promise<AnalyzeResponse> {
     const context = (req.context ?? req.text ?? '').trim();
     const r = await this.deps.engine.rank(context, req.question, req.language || 'auto', req.top_k);
+    const warning = packWarning(r.language, this.deps.engine.languagePacks);
+    if (warning) this.deps.bus.emit('model_warning', { message: warning });
     return { answers: r.answers, entities: r.entities, language: r.language };
   }
 
@@ -117,4 +122,18 @@ export class PlaygroundService {
     const a = await this.deps.encyclopedia.fetchArticle(title, language);
     return { text: a.text, title: a.title, url: a.url, language: a.language };
   }
+}
+
+/**
+ * The playground's banner line when the text's language has no language pack: its entities
+ * then come from the built-in rules (date patterns and capitalised runs).
+ */
+export function packWarning(
+  language: string,
+  packs: Readonly<Record<string, string>>,
+): string | null {
+  const known = MODEL_LANGUAGES.find((l) => l.code === language);
+  // English has the built-in pipeline (compromise) even without a pack.
+  if (!known || language === 'en' || packs[language]) return null;
+  return `No ${known.name} language pack is installed: entities come from the built-in rules. Install the ${known.name} language pack in Model Management for model-based entities.`;
 }

@@ -23,10 +23,30 @@ const DEFAULTS: AllSettings = {
   resources: DEFAULT_RESOURCES_SETTINGS,
 };
 
+/**
+ * The processing section's embedding_model is the registry's active embedding model, not a
+ * stored value: reading gives the active one, saving another one activates it.
+ */
+export interface EmbeddingModelChoice {
+  /** The active embedding model's name. */
+  active(): string;
+  /** Why `name` cannot become the active model, or null when it can. */
+  problem(name: string): string | null;
+  /** Makes `name` the active model (queues the re-embedding). */
+  activate(name: string): void;
+}
+
 export class SettingsService {
+  private embeddingModel: EmbeddingModelChoice | null = null;
+
   constructor(
     private readonly deps: { settings: SettingsRepository; bus: EventBus; log: Logger },
   ) {}
+
+  /** Bound once the model registry exists (it is built after the settings). */
+  bindEmbeddingModel(choice: EmbeddingModelChoice): void {
+    this.embeddingModel = choice;
+  }
 
   section(name: string): SettingsSection {
     if (!(SETTINGS_SECTIONS as readonly string[]).includes(name)) {
@@ -40,7 +60,11 @@ export class SettingsService {
     // Stored values over defaults: a setting added in a later version gets its default.
     const merged = { ...DEFAULTS[section], ...stored };
     const parsed = SETTINGS_SCHEMAS[section].safeParse(merged);
-    return (parsed.success ? parsed.data : DEFAULTS[section]) as AllSettings[S];
+    const value = (parsed.success ? parsed.data : DEFAULTS[section]) as AllSettings[S];
+    if (section === 'processing' && this.embeddingModel) {
+      return { ...value, embedding_model: this.embeddingModel.active() };
+    }
+    return value;
   }
 
   getAll(): AllSettings {
@@ -62,6 +86,19 @@ export class SettingsService {
         errors,
       );
     }
+    const choice = section === 'processing' ? this.embeddingModel : null;
+    const model = (parsed.data as Partial<AllSettings['processing']>).embedding_model;
+    const activate = choice && model !== undefined && model !== choice.active() ? model : null;
+    const problem = activate === null ? null : choice!.problem(activate);
+    if (problem !== null) {
+      const errors = [{ field: 'embedding_model', message: problem }];
+      throw new Unprocessable(
+        `Invalid ${section} settings: ${describeFieldErrors(errors)}`,
+        errors,
+      );
+    }
+    // First: a refused activation (a switch already running) saves nothing.
+    if (activate !== null) choice!.activate(activate);
     this.deps.settings.upsertSection(section, parsed.data);
     this.deps.log.info({ component: 'settings' }, `Settings section ${section} updated`);
     this.deps.bus.emit('settings.updated', { section });

@@ -5,8 +5,9 @@ import { hasTable, quote } from './store-file.js';
  * Tables a restore leaves as they are: `api_keys` so the operator who restores stays logged in
  * (keys of users the backup does not have are dropped), `logs` and `activity` so the restore
  * itself and what led to it stay readable, `schema_migrations` because the copy was migrated to
- * this version, and the snippet aggregates because the snippets' triggers redo them as the rows
- * are swapped (whatever the order the tables are copied in).
+ * this version, the snippet aggregates because the snippets' triggers redo them as the rows
+ * are swapped (whatever the order the tables are copied in), and `models` because it describes
+ * the files of the data directory's models/ folder, which a backup does not hold.
  */
 const KEPT_TABLES: ReadonlySet<string> = new Set([
   'api_keys',
@@ -18,6 +19,7 @@ const KEPT_TABLES: ReadonlySet<string> = new Set([
   'emotion_hourly',
   'emotion_totals',
   'snippet_counts',
+  'models',
 ]);
 
 /** A row `PRAGMA foreign_key_check` reports: `table` holds a reference with no parent. */

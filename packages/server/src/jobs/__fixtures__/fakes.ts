@@ -13,6 +13,7 @@ import type { IngestResult, IngestionService } from '../../services/ingestion.se
 import type { JobRow } from '../../store/job.repository.js';
 import type { SourceRepository } from '../../store/source.repository.js';
 import type { JobContext, JobRuntime, RecordDeps, WorkDeps } from '../define-job.js';
+import type { ModelInstaller } from '../install-model.job.js';
 
 /** A one-segment analysis of `text`: what the fake engine answers (only the fakes read it). */
 export const analysisOf = (text: string): AnalyzeResult =>
@@ -137,6 +138,8 @@ export class FakeRecord {
         this.optimized++;
       },
     } as unknown as IndexService,
+    // install_model is tested against a real server and a fake hub (test/models.test.ts).
+    models: {} as ModelInstaller,
   };
 }
 

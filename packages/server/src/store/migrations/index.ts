@@ -209,4 +209,46 @@ END;
     // Listing at a million rows: side table for vectors, counts kept by triggers, ordered indexes.
     sql: LISTING_MIGRATION_SQL,
   },
+  {
+    id: 8,
+    name: 'models',
+    // The model registry. Files live under <dataDir>/models/<repo>/<revision>/, so rows of one
+    // repo@revision (language packs of one multilingual model) share one directory. Rows of the
+    // catalogue carry its key, which seeding matches on (an operator's edits are kept). IF NOT
+    // EXISTS: harmless on a store copy that has the table but not the migration's record.
+    sql: `
+CREATE TABLE IF NOT EXISTS models (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  type TEXT NOT NULL,
+  language TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'not_installed',
+  active INTEGER NOT NULL DEFAULT 0,
+  version TEXT NOT NULL DEFAULT '',
+  installed_version TEXT,
+  description TEXT NOT NULL DEFAULT '',
+  load_time_ms REAL,
+  memory_mb REAL,
+  inference_speed REAL,
+  source_url TEXT,
+  local_path TEXT,
+  repo TEXT,
+  revision TEXT NOT NULL DEFAULT 'main',
+  dimension INTEGER,
+  builtin INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  catalogue TEXT UNIQUE,
+  expected_bytes INTEGER NOT NULL DEFAULT 0,
+  disk_bytes INTEGER NOT NULL DEFAULT 0,
+  downloaded_bytes INTEGER NOT NULL DEFAULT 0,
+  total_bytes INTEGER NOT NULL DEFAULT 0,
+  job_id INTEGER,
+  message TEXT NOT NULL DEFAULT '',
+  last_action TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS models_repo ON models(repo, revision);
+`,
+  },
 ];

@@ -1,0 +1,180 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  ClearCacheResult,
+  DeleteModelFilesBody,
+  DeleteModelFilesResult,
+  ErrorBody,
+  IdParams,
+  InstallProgress,
+  LanguagePackList,
+  LanguagePackParams,
+  Model,
+  ModelActionResult,
+  ModelCreate,
+  ModelList,
+  ModelUpdate,
+  TestModelBody,
+  TestModelResult,
+  ToggleModelBody,
+  ToggleModelResult,
+  UnusedModelFiles,
+} from '@adam/contracts';
+import type { ModelService } from '../services/model.service.js';
+
+const tags = ['models'];
+
+/**
+ * The model registry's calls. The static paths (language-packs, cleanup, cache) never reach
+ * `/admin/models/:id`: the router prefers a static segment, and ids are integers anyway.
+ */
+export function modelRoutes(models: ModelService) {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
+
+    app.get('/admin/models', { schema: { tags, response: { 200: ModelList } } }, async () =>
+      models.list(),
+    );
+
+    app.post(
+      '/admin/models',
+      {
+        schema: {
+          tags,
+          body: ModelCreate,
+          response: { 201: Model, 409: ErrorBody, 422: ErrorBody },
+        },
+      },
+      async (req, reply) => reply.status(201).send(models.create(req.body)),
+    );
+
+    app.get(
+      '/admin/models/language-packs',
+      { schema: { tags, response: { 200: LanguagePackList } } },
+      async () => models.languagePacks(),
+    );
+
+    app.post(
+      '/admin/models/language-packs/:code/install',
+      {
+        schema: {
+          tags,
+          params: LanguagePackParams,
+          response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+        },
+      },
+      async (req) => models.installPack(req.params.code),
+    );
+
+    app.post(
+      '/admin/models/language-packs/:code/uninstall',
+      {
+        schema: {
+          tags,
+          params: LanguagePackParams,
+          response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody },
+        },
+      },
+      async (req) => models.uninstallPack(req.params.code),
+    );
+
+    app.get(
+      '/admin/models/cleanup/files',
+      { schema: { tags, response: { 200: UnusedModelFiles } } },
+      async () => models.unusedFiles(),
+    );
+
+    app.delete(
+      '/admin/models/cleanup/files',
+      {
+        schema: {
+          tags,
+          body: DeleteModelFilesBody,
+          response: { 200: DeleteModelFilesResult, 422: ErrorBody },
+        },
+      },
+      async (req) => models.deleteFiles(req.body.files),
+    );
+
+    app.post(
+      '/admin/models/cache/clear',
+      { schema: { tags, response: { 200: ClearCacheResult } } },
+      async () => models.clearCache(),
+    );
+
+    app.get(
+      '/admin/models/:id',
+      { schema: { tags, params: IdParams, response: { 200: Model, 404: ErrorBody } } },
+      async (req) => models.get(req.params.id),
+    );
+
+    app.put(
+      '/admin/models/:id',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          body: ModelUpdate,
+          response: { 200: Model, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+        },
+      },
+      async (req) => models.update(req.params.id, req.body),
+    );
+
+    app.post(
+      '/admin/models/:id/install',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+        },
+      },
+      async (req) => models.install(req.params.id),
+    );
+
+    app.post(
+      '/admin/models/:id/uninstall',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody },
+        },
+      },
+      async (req) => models.uninstall(req.params.id),
+    );
+
+    app.get(
+      '/admin/models/:id/progress',
+      { schema: { tags, params: IdParams, response: { 200: InstallProgress, 404: ErrorBody } } },
+      async (req) => models.progress(req.params.id),
+    );
+
+    app.post(
+      '/admin/models/:id/toggle',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          body: ToggleModelBody,
+          response: { 200: ToggleModelResult, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
+        },
+      },
+      async (req) => models.toggle(req.params.id, req.body.active),
+    );
+
+    app.post(
+      '/admin/models/:id/test',
+      {
+        schema: {
+          tags,
+          params: IdParams,
+          body: TestModelBody,
+          response: { 200: TestModelResult, 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
+        },
+      },
+      async (req) => models.test(req.params.id, req.body.text),
+    );
+  };
+}
