@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { Job, JobList, LiveStats } from '@adam/contracts';
+import type { InstallProgress, Job, JobList, LiveStats, ModelList } from '@adam/contracts';
 import { jobKeys } from '../features/jobs/jobs.api';
+import { modelKeys, type ModelLog } from '../features/models/models.api';
+import { model, modelList } from '../features/models/models.fixtures';
 import { overviewKeys } from '../features/overview/overview.api';
 import { settingsKeys } from '../features/settings/settings.api';
 import { applyRealtimeMessage, REALTIME_TABLE } from './realtimeTable';
@@ -91,6 +93,44 @@ describe('realtime event → query-key table', () => {
     const stats = { total_snippets: 12 } as unknown as LiveStats;
     applyRealtimeMessage(qc, { type: 'stats_update', stats, timestamp: at });
     expect(qc.getQueryData(overviewKeys.live)).toBe(stats);
+  });
+
+  it('model_progress moves the model in place while it downloads, and refetches its list once it settles', () => {
+    const qc = new QueryClient();
+    qc.setQueryData(modelKeys.list, modelList([model(1), model(2)]));
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    const push = (status: string, progress: number, message: string) =>
+      applyRealtimeMessage(qc, {
+        type: 'model_progress',
+        model_id: 2,
+        status,
+        progress,
+        message,
+        timestamp: at,
+      });
+
+    push('downloading', 42.5, 'Downloading model.onnx');
+    expect(qc.getQueryData<InstallProgress>(modelKeys.progress(2))).toMatchObject({
+      model_id: 2,
+      progress: 42.5,
+      status: 'downloading',
+      message: 'Downloading model.onnx',
+    });
+    const models = qc.getQueryData<ModelList>(modelKeys.list)!.models;
+    expect(models[1]?.status).toBe('downloading');
+    expect(models[0]).toEqual(model(1));
+    expect(invalidate).not.toHaveBeenCalled();
+
+    push('installed', 100, 'Installed');
+    expect(qc.getQueryData<ModelList>(modelKeys.list)!.models[1]?.status).toBe('installed');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: modelKeys.list });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: modelKeys.languagePacks });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: modelKeys.cleanupFiles });
+    // Both messages are kept for the installation logs.
+    expect(qc.getQueryData<ModelLog>(modelKeys.log(2))?.entries.map((e) => e.message)).toEqual([
+      'Downloading model.onnx',
+      'Installed',
+    ]);
   });
 
   it('ignores types it does not know', () => {

@@ -18,6 +18,7 @@ import { emotionKeys } from '../features/emotions/emotions.api';
 import { indexKeys } from '../features/index/index.api';
 import { jobKeys, patchJob, patchJobList } from '../features/jobs/jobs.api';
 import { maintenanceKeys } from '../features/maintenance/maintenance.api';
+import { applyModelProgress } from '../features/models/models.api';
 import { overviewKeys } from '../features/overview/overview.api';
 import { settingsKeys } from '../features/settings/settings.api';
 import { snippetKeys } from '../features/snippets/snippets.api';
@@ -83,6 +84,8 @@ export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   log_entry: nothing,
   'metrics.update': nothing,
   model_warning: nothing,
+  // The model's progress and status in place; its list, packs and files once it settles.
+  model_progress: applyModelProgress,
   error: nothing,
   pong: nothing,
 };

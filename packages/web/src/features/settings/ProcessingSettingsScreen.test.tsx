@@ -5,6 +5,7 @@ import { DEFAULT_PROCESSING_SETTINGS, ProcessingSettings } from '@adam/contracts
 import { json, mockFetch } from '../../test/fetchMock';
 import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
+import { model, modelList } from '../models/models.fixtures';
 
 const stored = { ...DEFAULT_PROCESSING_SETTINGS, embedding_model: 'all-mpnet-base-v2' as const };
 
@@ -80,5 +81,60 @@ describe('Processing Settings', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('must not exceed segment_max_length')).toBeInTheDocument();
     expect(screen.getByLabelText('Segment Min Length')).toHaveAttribute('aria-invalid', 'true');
+  });
+});
+
+describe('Processing Settings: the embedding model select', () => {
+  const registry = modelList([
+    model(1, { name: 'builtin-384', type: 'embedding', status: 'installed', active: true }),
+    model(2, {
+      name: 'all-mpnet-base-v2',
+      type: 'embedding',
+      status: 'not_installed',
+      active: false,
+      dimension: null,
+    }),
+    model(3, {
+      name: 'tiny-embedder',
+      type: 'embedding',
+      status: 'installed',
+      active: false,
+      dimension: 64,
+    }),
+    model(4, { name: 'French language pack', type: 'spacy', status: 'installed' }),
+  ]);
+
+  it('lists the registry embedding models with their status; only installed ones can be chosen', async () => {
+    const current = { ...DEFAULT_PROCESSING_SETTINGS, embedding_model: 'builtin-384' };
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /admin/settings/processing': json(current),
+      'GET /admin/models': json(registry),
+      'PUT /admin/settings/processing': () => json(current),
+    });
+    renderApp('/dashboard/settings/processing');
+    const u = userEvent.setup();
+    expect(await screen.findByDisplayValue('builtin-384 · active')).toBeInTheDocument();
+    expect(screen.getByLabelText('Dimension')).toHaveValue('384');
+    await u.click(screen.getByRole('combobox', { name: 'Embedding Model' }));
+    const mpnet = screen.getByRole('option', {
+      name: 'all-mpnet-base-v2 (Balanced) · not installed',
+    });
+    expect(mpnet).toHaveAttribute('data-combobox-disabled', 'true');
+    expect(screen.queryByRole('option', { name: /French language pack/ })).toBeNull();
+    await u.click(screen.getByRole('option', { name: 'tiny-embedder · installed' }));
+    expect(screen.getByLabelText('Dimension')).toHaveValue('64');
+
+    await u.click(screen.getByRole('button', { name: 'Apply Processing Settings' }));
+    const [put] = callsTo('PUT', '/admin/settings/processing');
+    expect((put?.body as { settings: { embedding_model: string } }).settings.embedding_model).toBe(
+      'tiny-embedder',
+    );
+    // The server answers the active model until the re-embedding job completes.
+    expect(
+      await screen.findByText(
+        'Re-embedding every snippet with tiny-embedder: it becomes the active model when the job completes',
+      ),
+    ).toBeInTheDocument();
   });
 });

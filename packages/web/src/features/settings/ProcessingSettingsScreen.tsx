@@ -15,7 +15,6 @@ import {
 import { IconDeviceFloppy } from '@tabler/icons-react';
 import {
   EMBEDDING_DIMENSION,
-  EMBEDDING_MODELS,
   INDEX_STORAGE_LABELS,
   INDEX_STORAGES,
   type IndexStorage,
@@ -26,6 +25,7 @@ import { isApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { SettingsCard } from '../../components/SettingsCard';
 import { toast } from '../../layout/toasts';
+import { EmbeddingModelSelect, useEmbeddingDimension } from './EmbeddingModelSelect';
 import { useSaveSettingsSection, useSettingsSection } from './settings.api';
 
 type NumericField = keyof typeof PROCESSING_BOUNDS;
@@ -108,6 +108,7 @@ export function ProcessingSettingsScreen() {
   const save = useSaveSettingsSection('processing');
   const [form, setForm] = useState<ProcessingForm | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
+  const dimension = useEmbeddingDimension(form?.embedding_model ?? '') ?? EMBEDDING_DIMENSION;
 
   useEffect(() => {
     if (data) setForm(data);
@@ -137,9 +138,14 @@ export function ProcessingSettingsScreen() {
   const apply = () => {
     setErrors({});
     save.mutate(toPayload(form), {
-      onSuccess: (saved) => {
+      onSuccess: (saved, sent) => {
         setForm(saved);
         toast.success('Processing settings saved');
+        if (sent.embedding_model !== saved.embedding_model) {
+          toast.info(
+            `Re-embedding every snippet with ${String(sent.embedding_model)}: it becomes the active model when the job completes`,
+          );
+        }
       },
       // The request-error handler has already shown the detail as a toast.
       onError: (error) => {
@@ -164,15 +170,10 @@ export function ProcessingSettingsScreen() {
       <SettingsCard title="Embedding Configuration">
         <Grid>
           <Grid.Col span={{ base: 12, md: 6 }}>
-            <Select
-              label="Embedding Model"
-              data={EMBEDDING_MODELS.map(({ value, label }) => ({ value, label }))}
+            <EmbeddingModelSelect
               value={form.embedding_model}
-              onChange={(v) =>
-                v && set('embedding_model', v as ProcessingSettings['embedding_model'])
-              }
+              onChange={(name) => set('embedding_model', name)}
               error={errors.embedding_model}
-              allowDeselect={false}
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
@@ -185,7 +186,7 @@ export function ProcessingSettingsScreen() {
             />
           </Grid.Col>
           <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
-            <NumberInput label="Dimension" value={EMBEDDING_DIMENSION} readOnly variant="filled" />
+            <NumberInput label="Dimension" value={dimension} readOnly variant="filled" />
           </Grid.Col>
         </Grid>
       </SettingsCard>
