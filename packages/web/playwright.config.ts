@@ -6,6 +6,7 @@ import {
   E2E_PORTS,
   E2E_SUITES,
   FAKE_ENCYCLOPEDIA_URL,
+  FAKE_HUB_URL,
   FIXTURE_SITE_URL,
   suiteDataDir,
   suitePort,
@@ -82,8 +83,11 @@ export default defineConfig({
         HOST: '127.0.0.1',
         ADAM_DATA_DIR: suiteDataDir(suite),
         ADAM_LOG_LEVEL: 'warn',
-        ADAM_FETCH_ALLOW: `127.0.0.1:${E2E_PORTS.site},127.0.0.1:${E2E_PORTS.encyclopedia}`,
+        ADAM_FETCH_ALLOW: [E2E_PORTS.site, E2E_PORTS.encyclopedia, E2E_PORTS.hub]
+          .map((port) => `127.0.0.1:${port}`)
+          .join(','),
         ADAM_WIKIPEDIA_URL: `${FAKE_ENCYCLOPEDIA_URL}/{lang}`,
+        ADAM_MODEL_HUB_URL: FAKE_HUB_URL,
       },
     })),
   ],

@@ -1,7 +1,7 @@
 /**
  * Where the end-to-end servers listen. Every spec file is a suite with its own server and store
  * (so each starts from an empty store, whatever ran before); all share one fixture site and one
- * fake encyclopedia. Ports: ADAM_E2E_PORT (8123) + 1 and + 2 for the fixtures, + 10 + n for the
+ * fake encyclopedia. Ports: ADAM_E2E_PORT (8123) + 1, + 2 and + 3 for the fixtures, + 10 + n for the
  * n-th suite in file-name order.
  */
 import fs from 'node:fs';
@@ -11,10 +11,19 @@ export const E2E_BASE_PORT = Number(process.env.ADAM_E2E_PORT ?? 8123);
 export const E2E_PORTS = {
   site: E2E_BASE_PORT + 1,
   encyclopedia: E2E_BASE_PORT + 2,
+  hub: E2E_BASE_PORT + 3,
 };
 /** The local fixture site (articles at /articles/..., generated pages at /pages/N). */
 export const FIXTURE_SITE_URL = `http://127.0.0.1:${E2E_PORTS.site}`;
 export const FAKE_ENCYCLOPEDIA_URL = `http://127.0.0.1:${E2E_PORTS.encyclopedia}`;
+/** The fake model hub (tiny generated models; see fixtures-server.ts). */
+export const FAKE_HUB_URL = `http://127.0.0.1:${E2E_PORTS.hub}`;
+/** What the fake hub serves: a model an operator registers, and the language packs' repos. */
+export const E2E_HUB_REPOS = {
+  embedder: 'adam-test/tiny-embedder',
+  sentiment: 'adam-test/tiny-sentiment',
+  languagePacks: ['Xenova/bert-base-multilingual-cased-ner-hrl'],
+} as const;
 
 /** The suites: the spec files' names without `.spec.ts`, sorted. */
 export const E2E_SUITES: readonly string[] = fs
