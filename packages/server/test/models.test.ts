@@ -697,10 +697,20 @@ describe('cleanup and cache', () => {
   it('clears the cache: models unloaded, partial downloads removed', async () => {
     const sentiment = await modelNamed('tiny-sentiment');
     expect(sentiment.status).toBe('loaded');
+    // The analysis threads load a language pack's model too: installed, then used.
+    const pack = await api('POST', '/language-packs/es/install');
+    await waitInstalled(pack.body.model_id);
+    const analyzed = await s.api('/api/v1/playground/analyze', {
+      method: 'POST',
+      key,
+      body: { context: 'Marie vive en Madrid.', question: 'Dónde?', top_k: 1, language: 'es' },
+    });
+    expect(analyzed.status).toBe(200);
     expect(exists('.staging/bad/truncated@main')).toBe(true);
     const r = await api('POST', '/cache/clear');
     expect(r.status).toBe(200);
-    expect(r.body.unloaded_models).toBeGreaterThanOrEqual(1);
+    // The sentiment model (runner) and the pack's (analysis threads).
+    expect(r.body.unloaded_models).toBe(2);
     expect(r.body.freed_bytes).toBeGreaterThan(0);
     expect(r.body.message).toMatch(/^Model cache cleared/);
     expect((await modelNamed('tiny-sentiment')).status).toBe('installed');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { Embedder } from './embedder.js';
 import { siblingModule, workerExecArgv } from './embedder-pool.js';
+import { broadcast } from './every-thread.js';
 import type {
   EmbedResult,
   EveryThreadOp,
@@ -141,19 +142,11 @@ export class OnnxRunner {
   /** Runs `op` once on each thread (see onEveryThread) and answers their results. */
   private everyThread<R>(op: EveryThreadOp, args: unknown): Promise<R[]> {
     if (this.closed) return Promise.reject(new Error('The ONNX runner is closed'));
-    const barrier = new SharedArrayBuffer(4);
-    const task: EveryThreadTask = {
-      op,
-      args,
-      barrier,
-      parties: this.threads,
-      timeoutMs: EVERY_THREAD_TIMEOUT_MS,
-    };
-    return Promise.all(
-      Array.from(
-        { length: this.threads },
-        () => this.pool.run(task, { name: 'onEveryThread' }) as Promise<R>,
-      ),
+    return broadcast(
+      this.threads,
+      EVERY_THREAD_TIMEOUT_MS,
+      { op, args },
+      (task: EveryThreadTask) => this.pool.run(task, { name: 'onEveryThread' }) as Promise<R>,
     );
   }
 }

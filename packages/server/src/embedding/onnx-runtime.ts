@@ -3,6 +3,7 @@ import path from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { env, LogLevel, pipeline } from '@huggingface/transformers';
 import { normalizeInPlace } from './embedder.js';
+import { awaitAllThreads, type BarrierTask } from './every-thread.js';
 import { transferring } from './embedder.worker.js';
 import { REQUIRED_MODEL_FILES } from './model-files.js';
 
@@ -582,33 +583,14 @@ export function loadedModels(): string[] {
 const EVERY_THREAD_OPS = { load, unload, unloadAll } as const;
 export type EveryThreadOp = keyof typeof EVERY_THREAD_OPS;
 
-export interface EveryThreadTask {
+export interface EveryThreadTask extends BarrierTask {
   op: EveryThreadOp;
   args: unknown;
-  /** An Int32Array(1) counter shared by the `parties` tasks of one broadcast. */
-  barrier: SharedArrayBuffer;
-  parties: number;
-  timeoutMs: number;
 }
 
-/**
- * Runs `op` as one of `parties` tasks sent together: each holds its thread until all have
- * arrived, so that piscina cannot give two of them to the same thread and every thread runs
- * the op exactly once.
- */
+/** Runs `op` as one of the tasks of a broadcast (every-thread.ts): once on each thread. */
 export async function onEveryThread(task: EveryThreadTask): Promise<unknown> {
-  const counter = new Int32Array(task.barrier);
-  Atomics.add(counter, 0, 1);
-  Atomics.notify(counter, 0);
-  const deadline = performance.now() + task.timeoutMs;
-  for (let seen = Atomics.load(counter, 0); seen < task.parties; seen = Atomics.load(counter, 0)) {
-    const left = deadline - performance.now();
-    if (left <= 0) {
-      throw new Error(`Only ${seen} of ${task.parties} worker threads answered in time`);
-    }
-    // Blocks this worker thread only, which has nothing else to do meanwhile.
-    Atomics.wait(counter, 0, seen, left);
-  }
+  awaitAllThreads(task);
   const op = EVERY_THREAD_OPS[task.op] as (args: unknown) => Promise<unknown>;
   return op(task.args);
 }

@@ -5,6 +5,7 @@ import { threadId } from 'node:worker_threads';
 import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder, packVectors } from '../embedding/embedder.worker.js';
+import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
 import { extractResponse } from '../scraping/extract.js';
 import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
@@ -66,6 +67,17 @@ async function embedOnnx(dir: string, texts: string[]): Promise<EmbedSpaceResult
   const { packed, dimension } = ((answer as unknown as Record<symbol, unknown>)[valueSymbol] ??
     answer) as EmbedSpaceResult;
   return { packed, dimension };
+}
+
+/**
+ * Frees the ONNX models this thread loaded (one task of a broadcast: every thread runs it);
+ * they load again on their next use. Answers their directories.
+ */
+export async function unloadOnnx(task: BarrierTask): Promise<string[]> {
+  awaitAllThreads(task);
+  // A thread that never met a model has not loaded the runtime: nothing to free.
+  if (onnx === null) return [];
+  return (await onnx).unloadAll();
 }
 
 /** Entity recognition with the language packs' models, for the languages that have one. */

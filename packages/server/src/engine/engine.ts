@@ -11,6 +11,7 @@ import {
   type EmbedderPool,
 } from '../embedding/embedder-pool.js';
 import type { Embedder } from '../embedding/embedder.js';
+import { broadcast } from '../embedding/every-thread.js';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { FetchError } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
@@ -47,6 +48,9 @@ export const BUILTIN_SPACE: EmbeddingSpace = Object.freeze({
 
 /** The space id of an ONNX model installed from a hub repository at a revision. */
 export const onnxSpaceId = (repo: string, revision: string): string => `onnx:${repo}@${revision}`;
+
+/** Threads busy with a long analysis reach the unload broadcast when they finish it. */
+const UNLOAD_TIMEOUT_MS = 120_000;
 
 // Resolved like the embedder's own worker: .ts under vitest/tsx, .js when compiled.
 const ANALYZE_WORKER = siblingModule('../engine/analyze.worker');
@@ -301,6 +305,19 @@ export class Engine implements Embedder {
     return this.track((pool) =>
       pool.run<RankResult>(task, { filename: ANALYZE_WORKER, name: 'rank' }),
     );
+  }
+
+  /**
+   * Frees the ONNX models (embedding space, language packs) the worker threads hold; each loads
+   * again at its next use. Answers how many distinct models were freed.
+   */
+  async unloadOnnxModels(): Promise<number> {
+    if (!this.pool) return 0;
+    const pool = await this.get();
+    const freed = await broadcast(this.opts.threads, UNLOAD_TIMEOUT_MS, {}, (task) =>
+      pool.run<string[]>(task, { filename: ANALYZE_WORKER, name: 'unloadOnnx' }),
+    );
+    return new Set(freed.flat()).size;
   }
 
   /** Extracts a fetched page's text on a worker thread (readability is CPU work). */

@@ -95,7 +95,7 @@ export interface ModelServiceDeps {
   hub: { fetcher: SafeFetcher; url: string; idleTimeoutMs: number };
   /** A function: the job service is built around the queue, whose jobs use this service. */
   jobs: () => ModelJobs;
-  engine: Pick<Engine, 'embed' | 'rank' | 'setLanguagePacks'>;
+  engine: Pick<Engine, 'embed' | 'rank' | 'setLanguagePacks' | 'unloadOnnxModels'>;
   /** Makes the ONNX runner on first use (its threads load a native runtime). */
   createRunner: () => ModelRunner;
   bus: EventBus;
@@ -621,6 +621,8 @@ export class ModelService implements ModelInstaller {
   async clearCache(): Promise<ClearCacheResult> {
     const { models, log } = this.deps;
     const fromRunner = this.runner ? await this.runner.unloadAll() : 0;
+    // The analysis threads hold the active ONNX embedder and the packs' models too.
+    const fromEngine = await this.deps.engine.unloadOnnxModels();
     const loaded = models.listByStatus(['loaded']);
     for (const row of loaded) {
       models.update(row.id, { status: 'installed', message: 'Unloaded' }, { statuses: ['loaded'] });
@@ -641,7 +643,7 @@ export class ModelService implements ModelInstaller {
       freed += await removeStaging(path.join(stagingRoot, unit));
       await pruneEmptyDirs(this.deps.modelsRoot, path.dirname(path.join(stagingRoot, unit)));
     }
-    const unloaded = Math.max(fromRunner, loaded.length);
+    const unloaded = Math.max(fromRunner + fromEngine, loaded.length);
     const message = `Model cache cleared: ${unloaded} model(s) unloaded, ${formatBytes(freed)} of partial downloads removed`;
     log.info({ component: 'models' }, message);
     return { unloaded_models: unloaded, freed_bytes: freed, message };
@@ -899,6 +901,8 @@ export class ModelService implements ModelInstaller {
   }
 
   private async unloadDir(dir: string): Promise<void> {
+    // A pack's model may be held by the analysis threads: free them before its files go.
+    await this.deps.engine.unloadOnnxModels();
     if (!this.runner) return;
     await this.runner.unload({ dir });
     for (const r of this.deps.models.listByStatus(['loaded'])) {

@@ -1,5 +1,11 @@
 /** What the model screens show and offer for a model (spec 001 §2.2, §4), as pure functions. */
-import { MODEL_LANGUAGES, MULTILINGUAL, type Model, type ModelStatus } from '@adam/contracts';
+import {
+  MODEL_LANGUAGES,
+  MODEL_STATUSES,
+  MULTILINGUAL,
+  type Model,
+  type ModelStatus,
+} from '@adam/contracts';
 import { VIRTUAL_LIST } from './constants';
 
 // --- Status and actions (§4) ------------------------------------------------------------------
@@ -76,15 +82,7 @@ export type ModelTab = 'embedding' | 'spacy';
 export const tabOf = (model: Pick<Model, 'type'>): ModelTab =>
   model.type === 'spacy' ? 'spacy' : 'embedding';
 
-export const STATUS_FILTERS = [
-  'all',
-  'loaded',
-  'installed',
-  'available',
-  'not_installed',
-  'downloading',
-  'error',
-] as const;
+export const STATUS_FILTERS = ['all', ...MODEL_STATUSES] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const STATUS_FILTER_OPTIONS = STATUS_FILTERS.map((value) => ({
   value,
