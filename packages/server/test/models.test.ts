@@ -477,6 +477,10 @@ describe('testing, activating and uninstalling', () => {
     expect((await modelNamed('tiny-embedder')).active).toBe(true);
     expect((await modelNamed('builtin-384')).active).toBe(false);
     expect(s.adam.services.index.dimension).toBe(DIMENSION);
+    // What records the active model is no model file: cleanup never offers it.
+    const unused = (await api('GET', '/cleanup/files')).body as { path: string }[];
+    expect(unused.length).toBeGreaterThan(0); // failed installs' leftovers
+    expect(unused.filter((f) => f.path.includes('active-embedder'))).toEqual([]);
     // The console learns of the switch's end from a model_progress event.
     expect(events.some((e) => e.model_id === tiny.id && e.status === 'installed')).toBe(true);
     expect((await api('POST', `/${tiny.id}/toggle`, { active: true })).status).toBe(200);

@@ -12,7 +12,7 @@ import { recoverSpaceSwitch, type IndexService } from './index.service.js';
 import type { JobService } from './job.service.js';
 
 /** The active embedding space, chosen by the last switch; absent: the built-in embedder. */
-export const ACTIVE_EMBEDDER_FILE = path.join('models', 'active-embedder.json');
+export const ACTIVE_EMBEDDER_FILE = 'active-embedder.json';
 
 /** A space to switch to, as the model registry knows it. */
 export interface SwitchTarget {
