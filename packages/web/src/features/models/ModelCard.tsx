@@ -28,6 +28,7 @@ import {
 import type { Model } from '@adam/contracts';
 import { formatBytes, formatDate, formatNumber } from '../../lib/format';
 import { VIRTUAL_LIST } from './constants';
+import { useCancelJob } from '../jobs/jobs.api';
 import { useModelProgress } from './models.api';
 import { activatingLabel } from './messages';
 import {
@@ -72,6 +73,8 @@ function Detail({ label, children }: { label: string; children: React.ReactNode 
 function OperationProgress({ model, operation }: { model: Model; operation?: ModelOperation }) {
   const progress = useModelProgress(model.id);
   const uninstalling = operation?.kind === 'uninstall';
+  const cancel = useCancelJob();
+  const jobId = uninstalling ? null : (progress?.job_id ?? null);
   const value = Math.min(100, Math.max(0, progress?.progress ?? 0));
   const message =
     progress?.message || (uninstalling ? 'Removing the model files…' : 'Starting the download…');
@@ -85,14 +88,29 @@ function OperationProgress({ model, operation }: { model: Model; operation?: Mod
           {message}
         </Text>
         {uninstalling ? null : (
-          <Text
-            size="xs"
-            fw={600}
-            className="tabular-nums"
-            data-testid={`model-progress-${model.id}`}
-          >
-            {Math.round(value)}%
-          </Text>
+          <Group gap={6} wrap="nowrap">
+            <Text
+              size="xs"
+              fw={600}
+              className="tabular-nums"
+              data-testid={`model-progress-${model.id}`}
+            >
+              {Math.round(value)}%
+            </Text>
+            {jobId !== null ? (
+              // Stops the install job; its partial files stay, so a new install resumes.
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                color="red"
+                loading={cancel.isPending}
+                onClick={() => cancel.mutate(jobId)}
+                aria-label={`Cancel the install of ${model.name}`}
+              >
+                Cancel
+              </Button>
+            ) : null}
+          </Group>
         )}
       </Group>
       <Progress

@@ -92,6 +92,45 @@ describe('Install', () => {
     expect(callsTo('GET', '/admin/models/2/progress')).toHaveLength(2);
   });
 
+  it('cancels the install job from the card, and stops following it', async () => {
+    const current = { model: model(2, { name: NAME }), progress: progress(2) };
+    const { callsTo } = setup(current, {
+      'POST /sources/jobs/31/cancel': () => {
+        current.model = { ...current.model, status: 'not_installed' };
+        current.progress = progress(2, {
+          status: 'not_installed',
+          message: 'Installation cancelled',
+        });
+        return json({ id: 31, status: 'cancelled' });
+      },
+    });
+    renderApp(PATH);
+    const u = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await u.click(
+      await within(await screen.findByRole('article', { name: NAME })).findByRole('button', {
+        name: 'Install',
+      }),
+    );
+    await screen.findByText(/^Starting installation/);
+    current.model = { ...current.model, status: 'downloading' };
+    current.progress = progress(2, { progress: 30, job_id: 31, message: 'Downloading model.onnx' });
+    tick();
+    await u.click(
+      await within(card()).findByRole('button', { name: `Cancel the install of ${NAME}` }),
+    );
+    expect(callsTo('POST', '/sources/jobs/31/cancel')).toHaveLength(1);
+    tick();
+    expect(
+      await screen.findByText(
+        'Installation of all-MiniLM-L6-v2 cancelled: its partial files stay, a new install resumes the download.',
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByTestId('model-progress-2')).not.toBeInTheDocument());
+    const polls = callsTo('GET', '/admin/models/2/progress').length;
+    tick(5 * INSTALL_POLL_MS);
+    expect(callsTo('GET', '/admin/models/2/progress')).toHaveLength(polls);
+  });
+
   it("ends on status error with 'Installation failed for {model}: {message}'", async () => {
     const current = { model: model(2, { name: NAME }), progress: progress(2) };
     const { callsTo } = setup(current);

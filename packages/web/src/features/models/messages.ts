@@ -37,6 +37,8 @@ export const MODEL_MESSAGES = {
 /** Not in the spec: the version-mismatch line of the language-pack dialog, and the toggle's job. */
 export const packVersionWarning = (version: string, required: string) =>
   `Pack version ${version} differs from the required ${required}; sentence splitting and entities may differ.`;
+export const installCancelled = (model: string) =>
+  `Installation of ${model} cancelled: its partial files stay, a new install resumes the download.`;
 export const activatingLabel = (jobId: number) => `activating · re-embedding job #${jobId}`;
 export const reembedJobNotice = (jobId: number) =>
   `The index is re-embedded with the new model as job #${jobId}; search answers from the current index until it completes.`;

@@ -9,7 +9,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { InstallProgress, Model, ModelActionResult } from '@adam/contracts';
 import { toast } from '../../layout/toasts';
 import { INSTALL_POLL_MS, INSTALL_TIMEOUT_MS } from './constants';
-import { MODEL_MESSAGES } from './messages';
+import { installCancelled, MODEL_MESSAGES } from './messages';
 import {
   fetchInstallProgress,
   fetchModel,
@@ -135,6 +135,11 @@ export function useModelOperations(models: readonly Model[] | undefined) {
                 ? MODEL_MESSAGES.installFailedFor(model.name, message)
                 : MODEL_MESSAGES.installationFailed,
             );
+            return true;
+          }
+          // Back to not installed while followed: its install job was cancelled.
+          if (status === 'not_installed') {
+            toast.info(installCancelled(model.name));
             return true;
           }
           if (status && isInstalled(status)) {
