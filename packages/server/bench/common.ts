@@ -8,6 +8,9 @@ import path from 'node:path';
 import type { Theme } from '@adam/contracts';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
 import { generatePage } from '../test/fixtures/fixture-pages.js';
+import { rng } from '../test/fixtures/seeded-random.js';
+
+export { rng };
 
 /** One converted built-in model for every bench run; kept between runs like the tests' copy. */
 export const BENCH_MODEL_ROOT = path.join(os.tmpdir(), 'adam-bench-model-cache');
@@ -114,18 +117,6 @@ export async function measure(fn: () => Promise<void>): Promise<{ wallMs: number
 export const fixed = (n: number, d = 1): string => n.toFixed(d);
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 export const mib = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-
-/** mulberry32: small, fast and the same everywhere, so every run builds the same data. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A fixture page as a document: title, then its paragraphs (subheadings on their own line). */
 export function pageDocument(n: number): { title: string; topic: string; text: string } {

@@ -50,7 +50,7 @@ export function writeActiveSpace(dataDir: string, space: EmbeddingSpace): void {
  */
 export function readActiveSpace(
   dataDir: string,
-  log: Pick<Logger, 'error'> | { error(obj: object, message: string): void },
+  log: { error(obj: object, message: string): void },
 ): EmbeddingSpace {
   const file = path.join(dataDir, ACTIVE_EMBEDDER_FILE);
   let entry: Partial<ActiveEmbedderFile>;

@@ -10,6 +10,7 @@ import {
   type NewSnippet,
   type SnippetFilter,
 } from './snippet.repository.js';
+import { rng } from '../../test/fixtures/seeded-random.js';
 
 const ROWS = 1500;
 /** Small enough that most filters here go past it, so estimates are exercised. */
@@ -21,18 +22,6 @@ let dir: string;
 let db: Db;
 let small: SnippetRepository;
 let full: SnippetRepository;
-
-/** mulberry32, so every run builds the same rows. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function rows(): NewSnippet[] {
   const rand = rng(11);

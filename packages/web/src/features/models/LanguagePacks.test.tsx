@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InstallProgress, LanguagePack, ModelActionResult } from '@adam/contracts';
@@ -6,7 +6,7 @@ import { json, mockFetch, type Route } from '../../test/fetchMock';
 import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
 import { DIALOG_INSTALL_POLL_MS, FALLBACK_REFRESH_MS } from './constants';
-import { model, modelList, pack, progress } from './models.fixtures';
+import { model, modelList, pack, progress, keepListsUnvirtualised } from './models.fixtures';
 
 const PATH = '/dashboard/model/management';
 
@@ -49,15 +49,7 @@ async function openPack(u: ReturnType<typeof userEvent.setup>, name: string) {
   return screen.findByRole('dialog');
 }
 
-let innerHeight: number;
-beforeEach(() => {
-  innerHeight = window.innerHeight;
-  window.innerHeight = 5000;
-});
-afterEach(() => {
-  window.innerHeight = innerHeight;
-  vi.useRealTimers();
-});
+keepListsUnvirtualised();
 
 describe('Available Language Packs', () => {
   it('lists packs with flag, name, version and size; an installed one opens its view/uninstall dialog', async () => {

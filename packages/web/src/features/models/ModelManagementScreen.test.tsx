@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Model } from '@adam/contracts';
@@ -6,7 +6,7 @@ import { json, mockFetch, type Route } from '../../test/fetchMock';
 import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
 import { job } from '../index/index.fixtures';
-import { model, modelList, pack, progress } from './models.fixtures';
+import { model, modelList, pack, progress, keepListsUnvirtualised } from './models.fixtures';
 import { MODEL_FILTER_KEYS } from './usePersistedState';
 
 const PATH = '/dashboard/model/management';
@@ -45,16 +45,7 @@ function setup(models: Model[] = catalogue(), routes: Record<string, Route | Res
 const card = (name: string) => screen.getByRole('article', { name });
 const cardNames = () => screen.queryAllByRole('article').map((a) => a.getAttribute('aria-label'));
 
-let innerHeight: number;
-beforeEach(() => {
-  // Tall enough that the short lists here are not virtualised (jsdom lays nothing out).
-  innerHeight = window.innerHeight;
-  window.innerHeight = 5000;
-});
-afterEach(() => {
-  window.innerHeight = innerHeight;
-  vi.useRealTimers();
-});
+keepListsUnvirtualised();
 
 describe('Model Management: list, stats, tabs, filters', () => {
   it('shows the stats strip and the two tabs with their counts; other types sit on the Embedding tab', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { InstallProgress, Model } from '@adam/contracts';
@@ -8,7 +8,13 @@ import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
 import { DEFAULT_TEST_SENTENCE, INSTALL_POLL_MS, INSTALL_TIMEOUT_MS } from './constants';
 import { MODEL_MESSAGES } from './messages';
-import { actionResult, model, modelList, progress } from './models.fixtures';
+import {
+  actionResult,
+  model,
+  modelList,
+  progress,
+  keepListsUnvirtualised,
+} from './models.fixtures';
 
 const PATH = '/dashboard/model/management';
 const NAME = 'all-MiniLM-L6-v2';
@@ -31,15 +37,7 @@ function setup(
 const card = () => screen.getByRole('article', { name: NAME });
 const tick = (ms = INSTALL_POLL_MS) => act(() => void vi.advanceTimersByTime(ms));
 
-let innerHeight: number;
-beforeEach(() => {
-  innerHeight = window.innerHeight;
-  window.innerHeight = 5000;
-});
-afterEach(() => {
-  window.innerHeight = innerHeight;
-  vi.useRealTimers();
-});
+keepListsUnvirtualised();
 
 describe('Install', () => {
   beforeEach(() => {

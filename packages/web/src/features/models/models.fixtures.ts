@@ -1,4 +1,5 @@
 /** Wire answers for the model screens' tests, shaped by the contracts. */
+import { afterEach, beforeEach, vi } from 'vitest';
 import type {
   InstallProgress,
   LanguagePack,
@@ -86,4 +87,20 @@ export function pack(code: LanguagePack['code'], over: Partial<LanguagePack> = {
 
 export function unusedFile(path: string, over: Partial<UnusedModelFile> = {}): UnusedModelFile {
   return { path, type: 'embedding', language: 'en', size: 1024, ...over };
+}
+
+/**
+ * A window tall enough that the short lists of these tests are not virtualised (jsdom lays
+ * nothing out), put back after each test with the real timers.
+ */
+export function keepListsUnvirtualised(): void {
+  let innerHeight: number;
+  beforeEach(() => {
+    innerHeight = window.innerHeight;
+    window.innerHeight = 5000;
+  });
+  afterEach(() => {
+    window.innerHeight = innerHeight;
+    vi.useRealTimers();
+  });
 }
