@@ -12,3 +12,4 @@ export * from './maintenance.js';
 export * from './realtime.js';
 export * from './analytics.js';
 export * from './models.js';
+export * from './monitoring.js';

@@ -34,6 +34,11 @@ export const RealtimeMetrics = z.object({
   memoryUsage: z.number(),
   /** Segments stored per second over the last minute (the header's segment rate). */
   segmentsPerSecond: z.number(),
+  /** Jobs running now, and jobs finished per minute over the last 5 minutes. */
+  activeJobs: z.number().int(),
+  jobsPerMinute: z.number(),
+  /** Similarity searches answered per second over the last minute. */
+  searchesPerSecond: z.number(),
   timestamp: z.string(),
 });
 export type RealtimeMetrics = z.infer<typeof RealtimeMetrics>;
