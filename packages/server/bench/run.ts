@@ -12,7 +12,16 @@ import path from 'node:path';
 import { footer, machineLine, seconds, table } from './common.js';
 
 /** Cheapest first; any other *.bench.ts found here runs after these. */
-const ORDER = ['relevance', 'ingest', 'list', 'search', 'embedder', 'model-embedders'];
+const ORDER = [
+  'metrics-sampler',
+  'relevance',
+  'ingest',
+  'list',
+  'logs-query',
+  'search',
+  'embedder',
+  'model-embedders',
+];
 
 const dir = import.meta.dirname;
 const filter = process.argv[2];

@@ -6,9 +6,11 @@ import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
+import { databaseMetricsRoutes } from './http/database-metrics.routes.js';
 import { consoleStatic } from './http/console-static.js';
 import { createHttpApp, notFound } from './http/http-app.js';
 import { jobRoutes } from './http/job.routes.js';
+import { logRoutes } from './http/log.routes.js';
 import { maintenanceRoutes } from './http/maintenance.routes.js';
 import { modelRoutes } from './http/model.routes.js';
 import { playgroundRoutes } from './http/playground.routes.js';
@@ -16,6 +18,10 @@ import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
 import { systemRoutes } from './http/system.routes.js';
+import { systemMetricsRoutes } from './http/system-metrics.routes.js';
+import { SystemProbe } from './metrics/system-probe.js';
+import { MetricsSamplerService } from './services/metrics-sampler.service.js';
+import { MetricsHistoryRepository } from './store/metrics-history.repository.js';
 import { OnnxRunner } from './embedding/onnx-embedder.js';
 import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
@@ -27,12 +33,14 @@ import { realtimeChannel } from './realtime/ws-channel.js';
 import { EncyclopediaClient } from './scraping/wikipedia.js';
 import { ActivityService } from './services/activity.service.js';
 import { AnalyticsService } from './services/analytics.service.js';
+import { DatabaseMetricsService } from './services/database-metrics.service.js';
 import { EmbeddingSwitchService } from './services/embedding-switch.service.js';
 import { registerHealthChecks } from './services/health-checks.js';
 import { HealthService } from './services/health.service.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
 import type { ReconcileReport } from '@adam/contracts';
 import { JobService } from './services/job.service.js';
+import { LogService } from './services/log.service.js';
 import { MaintenanceService } from './services/maintenance.service.js';
 import { MetricsService } from './services/metrics.service.js';
 import { ModelService } from './services/model.service.js';
@@ -54,6 +62,8 @@ export interface BuildOptions {
   maxQueuedJobs?: number;
   /** A model download that receives no byte for this long fails (default 60 s); tests lower it. */
   modelIdleTimeoutMs?: number;
+  /** Between two samples of the machine's metrics history (default 5 s); tests shorten it. */
+  metricsSampleIntervalMs?: number;
 }
 
 const MODEL_IDLE_TIMEOUT_MS = 60_000;
@@ -66,6 +76,8 @@ export interface Adam {
   services: CoreServices & {
     health: HealthService;
     metrics: MetricsService;
+    databaseMetrics: DatabaseMetricsService;
+    logs: LogService;
     playground: PlaygroundService;
     jobs: JobService;
     sources: SourceService;
@@ -75,6 +87,7 @@ export interface Adam {
     activity: ActivityService;
     models: ModelService;
     embeddingSwitch: EmbeddingSwitchService;
+    metricsSampler: MetricsSamplerService;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -98,7 +111,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const segmentRate = new RateWindow(60);
   bus.on('snippets.added', (e) => segmentRate.add(e.ids.length));
   const health = new HealthService(VERSION);
-  const metrics = new MetricsService({ segmentsPerSecond: () => segmentRate.perSecond() });
+  const metrics = new MetricsService({
+    segmentsPerSecond: () => segmentRate.perSecond(),
+    searchesPerSecond: () => index.searchesPerSecond(),
+    activeJobs: () => repos.jobs.countProcessing(),
+    bus,
+  });
+  const databaseMetrics = new DatabaseMetricsService({
+    db,
+    index,
+    indexDir: path.join(config.dataDir, 'index'),
+    redisUrl: config.redisUrl ?? null,
+    log,
+  });
+  const logs = new LogService({ logs: repos.logs, now: opts.now });
   await auth.ensureAdmin();
   // Threads, model and the in-thread query embedder load now, beside the rest of the start-up,
   // so no request waits on a lazy start; health's workers.engine.ready says when it is done.
@@ -220,6 +246,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
   });
   housekeeping.start();
+  // The machine's metrics; its first sample waits for the first tick (or a first request), so
+  // a server that never shows them pays nothing at start. On the real clock, not opts.now: its
+  // points are stamped with the machine's time (its unit tests inject a clock).
+  const metricsSampler = new MetricsSamplerService({
+    probe: new SystemProbe(config.dataDir),
+    history: new MetricsHistoryRepository(db),
+    log,
+    intervalMs: opts.metricsSampleIntervalMs,
+  });
 
   // HTTP: the API behind its auth guard, the realtime channel, then the console's files.
   const app = await createHttpApp({ log, allowedOrigins: config.allowedOrigins, version: VERSION });
@@ -237,6 +272,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(maintenanceRoutes(maintenance, jobs));
       await api.register(analyticsRoutes({ analytics, activity, jobs }));
       await api.register(modelRoutes(models));
+      await api.register(databaseMetricsRoutes(databaseMetrics));
+      await api.register(logRoutes(logs));
+      await api.register(systemMetricsRoutes(metricsSampler));
     },
     { prefix: '/api/v1' },
   );
@@ -271,15 +309,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const reconciled = core.reconcileIndex();
   const { started: queueStarted } = await startQueue(queue, config.workers, log);
   backups.start();
+  metricsSampler.start();
 
   app.addHook('onClose', async () => {
     housekeeping.stop();
+    await metricsSampler.stop();
     // Before the queue: no auto backup starts while the jobs wind down.
     await backups.close();
     await queue.close();
     await models.close();
     analytics.stop();
     activity.stop();
+    metrics.stop();
+    await databaseMetrics.close();
     await reconciled;
     await core.close();
   });
@@ -293,6 +335,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       ...core.services,
       health,
       metrics,
+      databaseMetrics,
+      logs,
       playground,
       jobs,
       sources,
@@ -302,6 +346,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       activity,
       models,
       embeddingSwitch,
+      metricsSampler,
     },
     reconciled,
     queueStarted,

@@ -66,7 +66,15 @@ function makeHub(limits: RealtimeDeps['limits'] = {}) {
       },
     },
     metrics: {
-      realtime: () => ({ cpuUsage: 1, memoryUsage: 2, segmentsPerSecond: 0, timestamp: 'now' }),
+      realtime: () => ({
+        cpuUsage: 1,
+        memoryUsage: 2,
+        segmentsPerSecond: 0,
+        activeJobs: 0,
+        jobsPerMinute: 0,
+        searchesPerSecond: 0,
+        timestamp: 'now',
+      }),
     },
     metricsRefreshMs: () => 5000,
     getStats: () => ({ total_snippets: 3 }) as unknown as LiveStats,

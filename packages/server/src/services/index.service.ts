@@ -10,6 +10,7 @@ import {
 import type { Embedder } from '../embedding/embedder.js';
 import type { EmbeddingSpace } from '../engine/engine.js';
 import { Conflict } from '../lib/errors.js';
+import { RateWindow } from '../lib/rate-window.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
@@ -104,6 +105,8 @@ export class IndexService {
   private misses = 0;
   private readonly latencies: number[] = [];
   private queries = 0;
+  /** Every search answered (cached ones included), for the database panel and the header. */
+  private readonly searchRate = new RateWindow(60);
   private accuracy: {
     value: number;
     sample: number;
@@ -361,6 +364,7 @@ export class IndexService {
     }
     const latencyMs = performance.now() - started;
     this.queries++;
+    this.searchRate.add();
     this.latencies.push(latencyMs);
     if (this.latencies.length > LATENCY_WINDOW) this.latencies.shift();
     return { hits, latencyMs, cached };
@@ -394,6 +398,11 @@ export class IndexService {
       if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     }
     return hits;
+  }
+
+  /** Similarity searches answered per second over the last minute. */
+  searchesPerSecond(): number {
+    return this.searchRate.perSecond();
   }
 
   /** Records the full latency of a search (embedding included), for the stats. */
@@ -588,6 +597,7 @@ export class IndexService {
     shouldStop?: () => boolean;
   }): Promise<{ total: number; indexed: number; reembedded: number; storage: IndexStorage }> {
     await this.ready;
+    const started = performance.now();
     const storage = this.wantedStorage;
     if (storage !== this.quantization) {
       this.deps.log.info(
@@ -600,9 +610,13 @@ export class IndexService {
     let indexed = 0;
     let reembedded = 0;
     let after = 0;
+    let complete = false;
     while (!opts.shouldStop?.()) {
       const ids = this.deps.snippets.pendingIdsAfter(after, REINDEX_BATCH);
-      if (ids.length === 0) break;
+      if (ids.length === 0) {
+        complete = true;
+        break;
+      }
       after = ids[ids.length - 1]!;
       const batch = await this.indexBatch(ids, opts.reembed);
       indexed += batch.indexed;
@@ -610,6 +624,12 @@ export class IndexService {
       opts.onProgress?.(indexed, Math.max(total, indexed));
     }
     await this.flush();
+    // Kept in state.json, so the database panel still shows it after a restart.
+    if (complete)
+      this.writeState({
+        ...this.state,
+        last_build_s: round((performance.now() - started) / 1000, 3),
+      });
     return { total, indexed, reembedded, storage };
   }
 
@@ -797,6 +817,11 @@ export class IndexService {
     }
   }
 
+  /** Seconds the last complete rebuild() took (saving included); null when none was measured. */
+  get lastBuildSeconds(): number | null {
+    return this.state.last_build_s ?? null;
+  }
+
   markOptimized(): void {
     this.writeState({ ...this.state, last_optimized: new Date().toISOString() });
   }
@@ -895,6 +920,11 @@ export class IndexService {
     };
   }
 
+  /** The last measured recall@10 (0–1); null before a first measure and while the index is empty. */
+  get lastAccuracy(): number | null {
+    return this.index.size > 0 && this.accuracy ? this.accuracy.value : null;
+  }
+
   get indexType(): string {
     return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${HNSW.expansion_search})`;
   }
@@ -919,6 +949,8 @@ interface IndexState {
   last_optimized: string | null;
   /** Absent in indexes saved before embedding spaces: the built-in one's. */
   embedder?: string;
+  /** Seconds the last complete rebuild took. */
+  last_build_s?: number;
 }
 
 function readState(file: string): IndexState {
@@ -927,6 +959,7 @@ function readState(file: string): IndexState {
     return {
       last_optimized: s.last_optimized ?? null,
       ...(typeof s.embedder === 'string' && { embedder: s.embedder }),
+      ...(typeof s.last_build_s === 'number' && { last_build_s: s.last_build_s }),
     };
   } catch {
     return { last_optimized: null };

@@ -112,6 +112,15 @@ export class JobRepository {
     return (row as { n: number }).n;
   }
 
+  /** Jobs running now, counted on the jobs_claim index like countPending. */
+  countProcessing(): number {
+    const row = prepared(
+      this.db,
+      "SELECT COUNT(*) AS n FROM jobs WHERE status = 'processing'",
+    ).get();
+    return (row as { n: number }).n;
+  }
+
   /** Takes the next pending job (priority, then age) for a worker, atomically. */
   claimNext(workerId: string, now: string, types?: readonly string[]): JobRow | undefined {
     const typeFilter = types ? `AND type IN (${types.map(() => '?').join(',')})` : '';

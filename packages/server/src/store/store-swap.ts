@@ -7,7 +7,8 @@ import { hasTable, quote } from './store-file.js';
  * itself and what led to it stay readable, `schema_migrations` because the copy was migrated to
  * this version, the snippet aggregates because the snippets' triggers redo them as the rows
  * are swapped (whatever the order the tables are copied in), and `models` because it describes
- * the files of the data directory's models/ folder, which a backup does not hold.
+ * the files of the data directory's models/ folder, which a backup does not hold; and
+ * `metrics_history`, this machine's record, like the logs.
  */
 const KEPT_TABLES: ReadonlySet<string> = new Set([
   'api_keys',
@@ -20,6 +21,8 @@ const KEPT_TABLES: ReadonlySet<string> = new Set([
   'emotion_totals',
   'snippet_counts',
   'models',
+  'metrics_history',
+  'store_probe',
 ]);
 
 /** A row `PRAGMA foreign_key_check` reports: `table` holds a reference with no parent. */

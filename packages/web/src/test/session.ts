@@ -13,6 +13,9 @@ export function loggedIn() {
       cpuUsage: 37.5,
       memoryUsage: 61.2,
       segmentsPerSecond: 2.5,
+      activeJobs: 0,
+      jobsPerMinute: 0,
+      searchesPerSecond: 0,
       timestamp: 'now',
     }),
   };

@@ -251,4 +251,39 @@ CREATE TABLE IF NOT EXISTS models (
 CREATE INDEX IF NOT EXISTS models_repo ON models(repo, revision);
 `,
   },
+  {
+    id: 9,
+    name: 'metrics_history',
+    // The machine's metrics, one JSON SystemMetrics per point: raw 5 s samples, per-minute and
+    // per-10-minute means (tier). Each tier is read by time from its own index range.
+    sql: `
+CREATE TABLE IF NOT EXISTS metrics_history (
+  id INTEGER PRIMARY KEY,
+  tier TEXT NOT NULL CHECK (tier IN ('raw', 'minute', 'ten_minutes')),
+  ts INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS metrics_history_tier_ts ON metrics_history(tier, ts);
+`,
+  },
+  {
+    id: 10,
+    name: 'logs_search_store_probe',
+    // The logs' text search: a trigram index of message and component (detail=none: rowids
+    // only, about half the table's size) that narrows a rare search term to its candidate
+    // lines, which LogRepository checks with LIKE. store_probe: the one row the database
+    // panel's write-latency probe rewrites. IF NOT EXISTS, as in migration 8: harmless on a
+    // store copy that has them but not the migration's record.
+    sql: `
+CREATE VIRTUAL TABLE IF NOT EXISTS logs_fts USING fts5(message, component, content='logs', content_rowid='id', tokenize='trigram', detail='none', columnsize=0);
+INSERT INTO logs_fts(logs_fts) VALUES ('rebuild');
+CREATE TRIGGER IF NOT EXISTS logs_fts_ai AFTER INSERT ON logs BEGIN
+  INSERT INTO logs_fts(rowid, message, component) VALUES (new.id, new.message, new.component);
+END;
+CREATE TRIGGER IF NOT EXISTS logs_fts_ad AFTER DELETE ON logs BEGIN
+  INSERT INTO logs_fts(logs_fts, rowid, message, component) VALUES ('delete', old.id, old.message, old.component);
+END;
+CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TEXT NOT NULL);
+`,
+  },
 ];

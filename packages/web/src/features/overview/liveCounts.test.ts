@@ -24,7 +24,15 @@ const live = (timestamp: string): LiveStats => ({
   pending_index: 10,
   jobs: { pending: 0, processing: 1, completed: 5, failed: 0, cancelled: 0 },
   workers: { mode: 'embedded', running: 1 },
-  metrics: { cpuUsage: 1, memoryUsage: 2, segmentsPerSecond: 2.5, timestamp },
+  metrics: {
+    cpuUsage: 1,
+    memoryUsage: 2,
+    segmentsPerSecond: 2.5,
+    activeJobs: 0,
+    jobsPerMinute: 0,
+    searchesPerSecond: 0,
+    timestamp,
+  },
   uptime_s: 5,
 });
 
