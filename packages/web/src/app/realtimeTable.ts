@@ -18,6 +18,7 @@ import { emotionKeys } from '../features/emotions/emotions.api';
 import { indexKeys } from '../features/index/index.api';
 import { jobKeys, patchJob, patchJobList } from '../features/jobs/jobs.api';
 import { maintenanceKeys } from '../features/maintenance/maintenance.api';
+import { applyRealtimeMetricsPush } from '../features/monitoring/monitoring.api';
 import { applyModelProgress } from '../features/models/models.api';
 import { overviewKeys } from '../features/overview/overview.api';
 import { settingsKeys } from '../features/settings/settings.api';
@@ -82,7 +83,8 @@ export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   // Screens that show these keep them in local state (useRealtimeEvent), not in the cache.
   segment_progress: nothing,
   log_entry: nothing,
-  'metrics.update': nothing,
+  // Pushed host figures become the realtime poll's answer (header, sidebar, Control Centre).
+  'metrics.update': applyRealtimeMetricsPush,
   model_warning: nothing,
   // The model's progress and status in place; its list, packs and files once it settles.
   model_progress: applyModelProgress,
