@@ -95,7 +95,7 @@ describe('routes when logged in', () => {
     mockFetch(loggedIn());
     renderApp('/dashboard/model/playground/url');
     expect(await screen.findByRole('heading', { name: 'URL Playground' })).toBeInTheDocument();
-    expect(screen.getByText('This screen is not available yet.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Scrap' })).toBeInTheDocument();
   });
 
   it('selects the Agent 2 menu for agent2 tabs', async () => {

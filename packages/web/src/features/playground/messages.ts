@@ -28,3 +28,16 @@ export const WIKI_MESSAGES = {
 /** A spec failure text with the server's detail after it. */
 export const withDetail = (message: string, detail?: string | null) =>
   detail ? `${message}: ${detail}` : message;
+
+/** Texts of the Playground and Playground URL screens, exactly as spec 001 §2.8, §2.9, §8 write them. */
+export const PLAYGROUND_MESSAGES = {
+  analysisFailed: 'Analysis failed',
+  /** Followed by ': {detail}', the JSON error body's detail unwrapped. */
+  fetchUrlFailed: 'Failed to fetch URL',
+  autoRule: 'Auto rule',
+  /** The server found no rule for the page's domain: default extraction. */
+  noSpecificRule: 'No specific rule found – using default',
+  /** A rule matched but does not change extraction (an allow rule without target). */
+  noRuleApplied: 'No rule applied',
+  editRules: (domain: string) => `Edit rules for ${domain}`,
+} as const;

@@ -1,15 +1,17 @@
 /**
  * Fetchers, query keys and hooks of the playground calls (spec 001 §7, spec 002 §7):
- * POST /playground/fetch-wikipedia, /analyze, /save-segments, and what the encyclopedia save
- * flow reads to follow its job (workers status, the job, its relaunch). The job's record and
- * errors come from the jobs module.
+ * GET /playground/languages, POST /playground/analyze, /fetch-url, /fetch-wikipedia,
+ * /save-segments, and what the encyclopedia save flow reads to follow its job (workers status,
+ * the job, its relaunch). The job's record and errors come from the jobs module.
  *
- * The encyclopedia screen shows the spec's own failure texts, so those calls are silent.
+ * The playground screens show the spec's own failure texts, so those calls are silent.
  */
 import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   ANALYZE_TOP_K,
   type AnalyzeResponse,
+  type FetchUrlRequest,
+  type FetchUrlResponse,
   type FetchWikipediaResponse,
   type Job,
   type PlaygroundLanguage,
@@ -59,6 +61,11 @@ export function analyzeText(input: AnalyzeInput): Promise<AnalyzeResponse> {
     },
     { silent: true },
   );
+}
+
+/** POST /playground/fetch-url: the page, its clean text and the rule used (spec 001 §3, §7). */
+export function fetchUrlContent(body: FetchUrlRequest): Promise<FetchUrlResponse> {
+  return api.post<FetchUrlResponse>('/playground/fetch-url', body, { silent: true });
 }
 
 export function saveSegments(
@@ -116,4 +123,8 @@ export function useFetchWikipedia() {
 
 export function useAnalyzeText() {
   return useMutation({ mutationFn: analyzeText });
+}
+
+export function useFetchUrl() {
+  return useMutation({ mutationFn: fetchUrlContent });
 }
