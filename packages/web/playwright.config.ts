@@ -14,6 +14,15 @@ import {
 
 // Debian's chromium; the e2e specs skip with a message when it is missing outside CI.
 export const CHROMIUM = process.env.ADAM_E2E_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+] as const;
 // The list reporter marks skipped tests without their reason: say it once.
 if (!fs.existsSync(CHROMIUM) && !process.env.CI && !process.env.TEST_WORKER_INDEX) {
   console.warn(
@@ -48,15 +57,7 @@ export default defineConfig({
     viewport: { width: 1400, height: 900 },
     launchOptions: {
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: [...CHROMIUM_ARGS],
     },
     trace: 'retain-on-failure',
   },

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { CHROMIUM } from '../playwright.config';
+import { CHROMIUM, CHROMIUM_ARGS } from '../playwright.config';
 import { FIXTURE_SITE_URL } from './fixtures';
 import { login, pageApi, requireChromium, shot, toast } from './support';
 
@@ -10,16 +10,7 @@ test.describe.configure({ mode: 'serial' });
 test.use({
   launchOptions: {
     executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-features=IsolateSandboxedIframes',
-    ],
+    args: [...CHROMIUM_ARGS, '--disable-features=IsolateSandboxedIframes'],
   },
 });
 

@@ -4,6 +4,7 @@
  * with scores to 3 decimals and Named Entities as 'text - label'.
  */
 import type { FormEvent, ReactNode } from 'react';
+import type { AnalyzeResponse } from '@adam/contracts';
 import {
   Alert,
   Badge,
@@ -93,6 +94,57 @@ export function AnalyzeForm({
   );
 }
 
+/** The answers of an analysis, numbered, with their scores (3 decimals here, 4 on the encyclopedia screen). */
+export function TopSentencesTable({
+  answers,
+  scoreDigits = 3,
+}: {
+  answers: AnalyzeResponse['answers'];
+  scoreDigits?: number;
+}) {
+  return (
+    <Table striped verticalSpacing={6} aria-label="Top sentences">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w={36}>#</Table.Th>
+          <Table.Th>Sentence</Table.Th>
+          <Table.Th w={90} ta="right">
+            Score
+          </Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {answers.map((a, i) => (
+          <Table.Tr key={i}>
+            <Table.Td c="dimmed" className="tabular-nums">
+              {i + 1}
+            </Table.Td>
+            <Table.Td>
+              <Text size="sm">{a.sentence}</Text>
+            </Table.Td>
+            <Table.Td ta="right" className="tabular-nums" data-testid="sentence-score">
+              {formatScore(a.score, scoreDigits)}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Named entities as 'text - label' badges. */
+export function EntityBadges({ entities }: { entities: AnalyzeResponse['entities'] }) {
+  return (
+    <Group gap={6} aria-label="Named entities">
+      {entities.map((e, i) => (
+        <Badge key={i} variant="light" color="grape" tt="none" radius="sm">
+          {entityText(e)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 export function AnalysisResults({ analysis }: { analysis: Analysis }) {
   const { result, failure } = analysis;
   return (
@@ -124,43 +176,12 @@ export function AnalysisResults({ analysis }: { analysis: Analysis }) {
           No sentence matches the question.
         </Text>
       ) : (
-        <Table striped verticalSpacing={6} aria-label="Top sentences">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={36}>#</Table.Th>
-              <Table.Th>Sentence</Table.Th>
-              <Table.Th w={80} ta="right">
-                Score
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.answers.map((a, i) => (
-              <Table.Tr key={i}>
-                <Table.Td c="dimmed" className="tabular-nums">
-                  {i + 1}
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm">{a.sentence}</Text>
-                </Table.Td>
-                <Table.Td ta="right" className="tabular-nums" data-testid="sentence-score">
-                  {formatScore(a.score)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <TopSentencesTable answers={result.answers} />
       )}
       {result && result.entities.length > 0 ? (
         <>
           <Title order={5}>Named Entities</Title>
-          <Group gap={6} aria-label="Named entities">
-            {result.entities.map((e, i) => (
-              <Badge key={i} variant="light" color="grape" tt="none" radius="sm">
-                {entityText(e)}
-              </Badge>
-            ))}
-          </Group>
+          <EntityBadges entities={result.entities} />
         </>
       ) : null}
     </Stack>

@@ -2,7 +2,6 @@ import { useCallback, useState, type FormEvent } from 'react';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Code,
   Grid,
@@ -12,7 +11,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Textarea,
@@ -38,6 +36,7 @@ import { saveSteps } from './saveFlow';
 import { SaveSegmentsPanel } from './SaveSegmentsPanel';
 import { useSaveFlow } from './useSaveFlow';
 import { WikiStatusPanel } from './WikiStatusPanel';
+import { EntityBadges, TopSentencesTable } from './AnalyzePanel';
 import {
   ANALYSIS_STEPS,
   FETCH_STEPS,
@@ -178,28 +177,7 @@ function AnalysisResults({ result }: { result: AnalyzeResponse }) {
           No sentence matches the question.
         </Text>
       ) : (
-        <Table striped verticalSpacing={6} aria-label="Top sentences">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Sentence</Table.Th>
-              <Table.Th w={90} ta="right">
-                Score
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.answers.map((a, i) => (
-              <Table.Tr key={i}>
-                <Table.Td>
-                  <Text size="sm">{a.sentence}</Text>
-                </Table.Td>
-                <Table.Td ta="right" className="tabular-nums">
-                  {a.score.toFixed(4)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <TopSentencesTable answers={result.answers} scoreDigits={4} />
       )}
       <Text size="sm" fw={600}>
         Named Entities
@@ -209,13 +187,7 @@ function AnalysisResults({ result }: { result: AnalyzeResponse }) {
           No entity found.
         </Text>
       ) : (
-        <Group gap={6} aria-label="Named entities">
-          {result.entities.map((e, i) => (
-            <Badge key={i} variant="light" color="grape" tt="none" radius="sm">
-              {`${e.text} - ${e.label}`}
-            </Badge>
-          ))}
-        </Group>
+        <EntityBadges entities={result.entities} />
       )}
     </Stack>
   );

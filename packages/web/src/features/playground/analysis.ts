@@ -7,7 +7,7 @@ export const analyzeReady = (context: string, question: string, busy = false): b
   !busy && context.trim().length > 0 && question.trim().length > 0;
 
 /** A sentence's score to 3 decimals ('-' for a non-finite one). */
-export const formatScore = (score: number): string => formatNumber(score, 3);
+export const formatScore = (score: number, digits = 3): string => formatNumber(score, digits);
 
 /** 'text - label', as the spec shows named entities. */
 export const entityText = (entity: Entity): string => `${entity.text} - ${entity.label}`;
