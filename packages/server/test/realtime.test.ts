@@ -313,13 +313,18 @@ describe('realtime channel', () => {
     await good.type('error');
     good.ws.close();
     await good.closed;
-    // The log sink writes its batch every 250 ms: wait for the last line this test causes.
+    // The log sink writes its batch every 250 ms: wait for the lines this test causes.
     const rows = await until(
       () => {
         const all = s.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
-        return all.some((m) => m.includes('Realtime connection refused: Invalid API key')) && all;
+        // Both lines: they may reach the table in different batches.
+        return (
+          all.some((m) => m.includes('Realtime connection refused: Invalid API key')) &&
+          all.some((m) => m.includes('/api/v1/ws?api_key=[REDACTED] 426')) &&
+          all
+        );
       },
-      { what: 'the refused connection in the logs table' },
+      { what: 'the refused connection and the redacted request in the logs table' },
     );
     expect(rows.filter((m) => m.includes(secret) || m.includes(key))).toEqual([]);
     // Proof that the URLs were logged at all, redacted.
