@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { agentOfTab, DEFAULT_TAB_ID, findTab, tabIdFromSubPath, tabPath } from './tabs';
 import { applyRealtimeMessage } from './realtimeTable';
+import { LabProvider } from '../features/agent2/lab/LabProvider';
 import { HeaderFigures } from '../features/monitoring/HeaderFigures';
 import { SystemStatus } from '../features/monitoring/SystemStatus';
 import { Header } from '../layout/Header';
@@ -75,15 +76,18 @@ export function DashboardLayout() {
           </AppShell.Navbar>
           <AppShell.Main>
             <RealtimeAuthBanner />
-            <Suspense
-              fallback={
-                <Center mih="40vh">
-                  <Loader />
-                </Center>
-              }
-            >
-              {Screen ? <Screen key={tabId} /> : <PageNotFound />}
-            </Suspense>
+            {/* Above the screens: Agent 2's simulation lives on while moving between its screens. */}
+            <LabProvider>
+              <Suspense
+                fallback={
+                  <Center mih="40vh">
+                    <Loader />
+                  </Center>
+                }
+              >
+                {Screen ? <Screen key={tabId} /> : <PageNotFound />}
+              </Suspense>
+            </LabProvider>
           </AppShell.Main>
         </AppShell>
       </MonitoringProvider>

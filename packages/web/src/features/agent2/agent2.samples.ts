@@ -1,6 +1,6 @@
 /**
- * Static demo data of the Agent 2 screens (spec 000 §2, §9: the stat cards, charts and sliders
- * are static demo data, not server figures).
+ * Static demo data of the Agent 2 overview (spec 000 §2, §9: its stat cards and chart are static
+ * demo data, not server figures).
  */
 export interface StatCardSample {
   title: string;
@@ -37,18 +37,3 @@ export const EVOLUTION_TIMELINE: { time: string; quality: number; innovation: nu
   { time: '20:00', quality: 0.88, innovation: 0.83 },
   { time: '22:00', quality: 0.9, innovation: 0.87 },
 ];
-
-export const EVOLUTION_PARAMETERS = [
-  { key: 'creativity', label: 'Creativity Threshold', value: 0.75 },
-  { key: 'mutation', label: 'Mutation Rate', value: 0.12 },
-  { key: 'emotionalDepth', label: 'Emotional Depth', value: 0.88 },
-  { key: 'innovation', label: 'Innovation Tendency', value: 0.65 },
-] as const;
-
-export const CURRENT_BEST_DNA = [
-  { label: 'Creativity', value: 0.92, color: 'violet' },
-  { label: 'Analytical', value: 0.78, color: 'indigo' },
-  { label: 'Empathy', value: 0.85, color: 'pink' },
-  { label: 'Curiosity', value: 0.91, color: 'cyan' },
-  { label: 'Fitness Score', value: 0.89, color: 'teal' },
-] as const;
