@@ -60,7 +60,7 @@ test('encyclopedia: empty and missing titles, then fetch → analyse → save, t
   // The first analysis loads the embedding model.
   await expect(sentences).toBeVisible({ timeout: 90_000 });
   await expect(sentences.getByText(/honey/i).first()).toBeVisible();
-  const score = (await sentences.locator('tbody tr td').nth(1).textContent())?.trim() ?? '';
+  const score = (await sentences.getByTestId('sentence-score').first().textContent())?.trim() ?? '';
   expect(score).toMatch(/^\d\.\d{4}$/);
 
   // Save: the job runs on the embedded worker to 100%.
