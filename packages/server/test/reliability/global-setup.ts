@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import prepareSharedModel from '../global-setup.js';
+import { formatTable, readReport, REPORT_ENV } from './report.js';
+
+/** `npm run test:reliability`: the shared model, and the table of every check's figure at the end. */
+export default async function setup(): Promise<() => void> {
+  await prepareSharedModel();
+  const file = path.join(os.tmpdir(), `adam-reliability-${process.pid}.jsonl`);
+  fs.rmSync(file, { force: true });
+  process.env[REPORT_ENV] = file; // inherited by the test workers, started after this
+  return () => {
+    const rows = readReport(file);
+    fs.rmSync(file, { force: true });
+    process.stdout.write(`\nReliability checks (${rows.length})\n${formatTable(rows)}\n`);
+  };
+}

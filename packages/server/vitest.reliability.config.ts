@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:reliability`: the fast checks (also in `npm test`) and the long ones (*.long.ts),
+// one file at a time so each long check has the machine to itself, then the table of figures.
+export default defineConfig({
+  resolve: { conditions: ['adam-source'] },
+  ssr: { resolve: { conditions: ['adam-source'] } },
+  test: {
+    include: ['test/reliability/**/*.{test,long}.ts'],
+    globalSetup: ['test/reliability/global-setup.ts'],
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
+  },
+});
