@@ -29,7 +29,7 @@ import {
 } from '../store/store-file.js';
 import { replaceDataFrom } from '../store/store-swap.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
-import { prepareInstall, snapshotIndex } from '../vector/index-files.js';
+import { prepareInstall, readIndexManifest, snapshotIndex } from '../vector/index-files.js';
 import { AutoBackupScheduler } from './backup-scheduler.js';
 import type { IndexService } from './index.service.js';
 
@@ -38,6 +38,8 @@ const MANIFEST = 'manifest.json';
 const INDEX_DIR = 'index';
 /** Scratch space of a restore, cleared at start: never listed, never a backup. */
 const RESTORE_SCRATCH = '.restore';
+/** A manifest lists a handful of files: anything this large is not one, and is not read. */
+const MAX_MANIFEST_BYTES = 1048576;
 
 interface BackupServiceDeps {
   db: Db;
@@ -182,7 +184,7 @@ export class BackupService {
     }
     const out: Backup[] = [];
     for (const name of names) {
-      if (!BACKUP_ID_PATTERN.test(name)) continue;
+      if (!BACKUP_ID_PATTERN.test(name) || !isRealDir(path.join(this.root, name))) continue;
       const m = readManifest(path.join(this.root, name));
       if (m.ok && m.manifest.id === name) out.push(toEntry(m.manifest));
     }
@@ -233,7 +235,7 @@ export class BackupService {
     try {
       const copy = path.join(scratch, DB_FILE);
       await fs.promises.copyFile(path.join(dir, DB_FILE), copy);
-      this.prepareCopy(id, copy);
+      this.prepareCopy(id, copy, manifest.counts);
       for (const f of manifest.files) {
         if (!f.path.startsWith(`${INDEX_DIR}/`)) continue;
         await fs.promises.copyFile(path.join(dir, f.path), path.join(scratch, f.path));
@@ -241,6 +243,12 @@ export class BackupService {
       // usearch's loader aborts the process on a damaged file: the copy is proved first.
       const problem = await this.deps.index.checkFiles(staged);
       if (problem) throw new Unprocessable(`Backup ${id} is damaged: ${INDEX_DIR}/${problem}`);
+      const vectors = readIndexManifest(staged)?.count ?? 0;
+      if (vectors !== manifest.counts.vectors) {
+        throw new Unprocessable(
+          `Backup ${id} is damaged: ${MANIFEST} counts ${manifest.counts.vectors} vectors, its index holds ${vectors}`,
+        );
+      }
 
       const install = await this.deps.index.replaceFiles(() => {
         const prepared = prepareInstall(staged, this.indexDir);
@@ -286,10 +294,20 @@ export class BackupService {
     const m = read.manifest;
     if (m.id !== id) throw damaged(`${MANIFEST} names backup ${m.id}`);
     if (!m.files.some((f) => f.path === DB_FILE)) throw damaged(`${MANIFEST} lists no ${DB_FILE}`);
+    const listed = new Set<string>();
     for (const f of m.files) {
-      if (!isSafeRelative(f.path)) throw damaged(`${MANIFEST} lists an invalid path ${f.path}`);
+      if (!isBackupPath(f.path))
+        throw damaged(`${MANIFEST} lists an invalid path ${JSON.stringify(f.path)}`);
+      if (listed.has(f.path)) throw damaged(`${MANIFEST} lists ${f.path} twice`);
+      listed.add(f.path);
+    }
+    // Nothing is read through a link (it could point anywhere), and a backup holds exactly
+    // what its manifest lists: anything else was put there by hand.
+    const unlisted = linkOrUnlisted(dir, listed);
+    if (unlisted) throw damaged(unlisted);
+    for (const f of m.files) {
       const file = path.join(dir, f.path);
-      const st = fs.statSync(file, { throwIfNoEntry: false });
+      const st = fs.lstatSync(file, { throwIfNoEntry: false });
       if (!st?.isFile()) throw damaged(`${f.path} is missing`);
       if (st.size !== f.bytes)
         throw damaged(`${f.path} has ${st.size} bytes, the manifest says ${f.bytes}`);
@@ -305,20 +323,34 @@ export class BackupService {
     return m;
   }
 
-  /** Integrity check of the copied store, then brings it to this version's schema. */
-  private prepareCopy(id: string, file: string): void {
+  /**
+   * Integrity check of the copied store and its counts against the manifest's, then brings it
+   * to this version's schema.
+   */
+  private prepareCopy(id: string, file: string, expected: BackupCounts): void {
+    let counted: Omit<BackupCounts, 'vectors'>;
     try {
-      withStoreFile(file, (copy) => {
+      counted = withStoreFile(file, (copy) => {
         const problems = integrityProblems(copy);
         if (problems.length) throw new Error(problems.slice(0, 3).join('; '));
         if (schemaVersionOf(copy) > schemaVersionOf(this.deps.db))
           throw new Error('its schema is newer than this server');
+        const counts = tableCounts(copy);
         migrate(copy, migrations);
+        return counts;
       });
     } catch (e) {
       throw new Unprocessable(
         `Backup ${id} is damaged: ${DB_FILE} fails the integrity check: ${(e as Error).message}`,
       );
+    }
+    // A backup's counts are taken from its own store file: any other figure was written by hand.
+    for (const [what, n] of Object.entries(counted) as [keyof typeof counted, number][]) {
+      if (expected[what] !== n) {
+        throw new Unprocessable(
+          `Backup ${id} is damaged: ${MANIFEST} counts ${expected[what]} ${what}, ${DB_FILE} holds ${n}`,
+        );
+      }
     }
   }
 
@@ -327,8 +359,8 @@ export class BackupService {
     const shown = rawId.length > 60 ? `${rawId.slice(0, 60)}…` : rawId;
     if (!BACKUP_ID_PATTERN.test(rawId)) throw new NotFound('backup', shown);
     const dir = path.join(this.root, rawId);
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory())
-      throw new NotFound('backup', shown);
+    // A link in backups/ is no backup of this server's (list() skips it too).
+    if (!isRealDir(dir)) throw new NotFound('backup', shown);
     return dir;
   }
 
@@ -400,9 +432,15 @@ function toEntry(m: BackupManifest): Backup {
 type ManifestRead = { ok: true; manifest: BackupManifest } | { ok: false; problem: string };
 
 function readManifest(dir: string): ManifestRead {
+  const file = path.join(dir, MANIFEST);
+  const st = fs.lstatSync(file, { throwIfNoEntry: false });
+  if (!st) return { ok: false, problem: `${MANIFEST} is missing` };
+  if (!st.isFile()) return { ok: false, problem: `${MANIFEST} is not a regular file` };
+  if (st.size > MAX_MANIFEST_BYTES)
+    return { ok: false, problem: `${MANIFEST} has ${st.size} bytes, too many for a manifest` };
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, MANIFEST), 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return { ok: false, problem: `${MANIFEST} is missing` };
   }
@@ -423,12 +461,43 @@ function readManifest(dir: string): ManifestRead {
   return { ok: true, manifest: parsed.data };
 }
 
-/** A manifest path must stay inside its backup: relative, forward slashes, no dot segments. */
-function isSafeRelative(p: string): boolean {
+/**
+ * What a backup may list: its store file and the files of its index folder, by plain names (no
+ * dot segments, no separators but the one `/`), so nothing resolves outside the backup.
+ */
+function isBackupPath(p: string): boolean {
+  if (p === DB_FILE) return true;
+  const [dir, name, ...more] = p.split('/');
   return (
-    p.length > 0 &&
-    p.split('/').every((s) => /^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(s) && s !== '..' && s !== '.')
+    dir === INDEX_DIR && more.length === 0 && /^[A-Za-z0-9_][A-Za-z0-9._-]{0,199}$/.test(name ?? '')
   );
+}
+
+/** A directory itself, not a link to one. */
+function isRealDir(p: string): boolean {
+  return fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+/**
+ * The first entry of a backup folder that is a link, or that its manifest does not list (the
+ * manifest itself and the index folder aside), as a problem to answer; null when none.
+ */
+function linkOrUnlisted(dir: string, listed: ReadonlySet<string>): string | null {
+  const entries = (sub: string) =>
+    safeReaddir(path.join(dir, sub))
+      .sort()
+      .map((n) => (sub ? `${sub}/${n}` : n));
+  for (const rel of [
+    ...entries(''),
+    ...(isRealDir(path.join(dir, INDEX_DIR)) ? entries(INDEX_DIR) : []),
+  ]) {
+    const st = fs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false });
+    if (!st) continue;
+    if (st.isSymbolicLink()) return `${rel} is a symbolic link`;
+    if (rel === MANIFEST || (rel === INDEX_DIR && st.isDirectory())) continue;
+    if (!listed.has(rel)) return `it holds ${rel}, which ${MANIFEST} does not list`;
+  }
+  return null;
 }
 
 function safeReaddir(dir: string): string[] {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   inspectModelFile,
   isWithin,
+  linkOnTheWay,
   listFiles,
   normalisedPath,
   pathProblem,
@@ -96,6 +97,13 @@ describe('on disk', () => {
     expect(fs.existsSync(path.join(root, 'owner/name/main/model.onnx'))).toBe(true);
     await pruneEmptyDirs(root, root);
     expect(fs.existsSync(root)).toBe(true);
+  });
+
+  it('names the first linked folder on the way to a path, not the path itself', async () => {
+    expect(await linkOnTheWay(root, 'linked-dir/name/main')).toBe('linked-dir');
+    expect(await linkOnTheWay(root, 'linked-dir')).toBeNull(); // removing a link removes the link
+    expect(await linkOnTheWay(root, 'owner/name/main')).toBeNull();
+    expect(await linkOnTheWay(root, 'nowhere/name/main')).toBeNull();
   });
 
   it('tells whether a path is inside a folder, not beside it', () => {

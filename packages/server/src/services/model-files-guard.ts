@@ -100,6 +100,22 @@ export async function inspectModelFile(
   return { rel, abs, size: stat.size };
 }
 
+/**
+ * The first folder on the way from `root` to `rel` (`rel` itself excluded: removing a link
+ * removes the link only) that is a symbolic link, relative to `root`; null when none is. A
+ * recursive delete through such a folder would delete wherever it points.
+ */
+export async function linkOnTheWay(root: string, rel: string): Promise<string | null> {
+  const parts = rel.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const sub = parts.slice(0, i).join('/');
+    const st = await fs.lstat(path.join(root, sub)).catch(() => null);
+    if (!st) return null; // nothing below it exists either
+    if (st.isSymbolicLink()) return sub;
+  }
+  return null;
+}
+
 /** Whether `rel` is `dir` or inside it (both relative, forward slashes). */
 export function isWithin(rel: string, dir: string): boolean {
   return rel === dir || rel.startsWith(`${dir}/`);

@@ -56,6 +56,7 @@ import {
   dirSize,
   inspectModelFile,
   isWithin,
+  linkOnTheWay,
   listFiles,
   normalisedPath,
   pathProblem,
@@ -362,6 +363,7 @@ export class ModelService implements ModelInstaller {
     }
     const dir = dirOf(row);
     const users = dir ? this.rowsUsing(dir, row.id, INSTALLED) : [];
+    const link = dir ? await linkOnTheWay(this.deps.modelsRoot, dir) : null;
     // The registry first: analysis stops using a pack before its files go.
     models.update(id, {
       status: 'not_installed',
@@ -376,13 +378,15 @@ export class ModelService implements ModelInstaller {
     });
     this.syncLanguagePacks();
     let removed = false;
-    if (dir && users.length === 0) {
+    if (dir && users.length === 0 && !link) {
       await this.unloadDir(dir);
       removed = await this.removeDir(dir);
     }
     const message = users.length
       ? `${row.name} uninstalled; its files stay, ${users.map((u) => u.name).join(', ')} use(s) them`
-      : `${row.name} uninstalled`;
+      : link
+        ? `${row.name} uninstalled; its files stay: ${link} is a symbolic link, which an uninstall does not follow`
+        : `${row.name} uninstalled`;
     log.info({ component: 'models' }, removed ? `${message}: files deleted` : message);
     this.emitProgress(id, true);
     return { model_id: id, status: 'not_installed', message, job_id: null, progress: 100 };
@@ -636,7 +640,9 @@ export class ModelService implements ModelInstaller {
     );
     const stagingRoot = this.abs(STAGING);
     const units = new Set<string>();
-    for (const f of await listFiles(stagingRoot)) units.add(stagingUnit(f.rel));
+    // A linked staging folder is not ours to empty: listing it would follow the link.
+    const linked = (await fs.lstat(stagingRoot).catch(() => null))?.isSymbolicLink() ?? false;
+    for (const f of linked ? [] : await listFiles(stagingRoot)) units.add(stagingUnit(f.rel));
     let freed = 0;
     for (const unit of units) {
       if (running.has(`${STAGING}/${unit}`)) continue;
