@@ -54,3 +54,60 @@ export function spawnCli(
   child.stderr!.on('data', (d) => (out += d));
   return Object.assign(child, { output: () => out });
 }
+
+/**
+ * A redis-server with append-only persistence in its own directory, which a test can stop and
+ * start again on the same port and data: what an operator's Redis restart looks like.
+ */
+export async function startPersistentRedis(dir: string): Promise<{
+  url: string;
+  port: number;
+  /** SIGTERM: Redis flushes the append-only file and exits. */
+  stop: () => Promise<void>;
+  /** Starts it again on the same port and directory. */
+  start: () => Promise<void>;
+  running: () => boolean;
+}> {
+  const port = await freePort();
+  let proc: ChildProcess | null = null;
+  const start = async () => {
+    proc = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+      ],
+      { stdio: 'ignore' },
+    );
+    await until(() => portOpen(port), {
+      timeout: 5000,
+      interval: 50,
+      what: `redis-server to listen on ${port}`,
+    });
+  };
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      const p = proc;
+      if (!p || p.exitCode !== null || p.signalCode !== null) return resolve();
+      p.once('exit', () => resolve());
+      p.kill('SIGTERM');
+    });
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    running: () => !!proc && proc.exitCode === null && proc.signalCode === null,
+  };
+}

@@ -17,6 +17,8 @@ interface QueueOptions {
   runtime: JobRuntime;
   /** Starts one local `adam worker` process (Redis mode). */
   spawnWorker: () => ChildProcess;
+  /** Redis mode: ADAM_WORKER_LOCK_MS, named when a job stalls. */
+  lockMs?: number;
 }
 
 /** The queue driver of this configuration. */
@@ -39,6 +41,7 @@ export function createQueue(opts: QueueOptions): QueueDriver {
     local,
     runtime,
     spawnWorker: opts.spawnWorker,
+    lockMs: opts.lockMs,
   });
 }
 

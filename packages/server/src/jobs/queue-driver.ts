@@ -15,4 +15,14 @@ export interface QueueDriver {
     | Promise<Pick<WorkersStatus, 'workers' | 'running'>>
     | Pick<WorkersStatus, 'workers' | 'running'>;
   close(): Promise<void>;
+  /** Redis mode: whether the queue's Redis answers, since when not, and how it persists. */
+  connection?(): QueueConnection;
+}
+
+export interface QueueConnection {
+  connected: boolean;
+  /** When the connection was lost (ISO), null while connected. */
+  since: string | null;
+  /** How Redis keeps the queue across its own restart ('unknown' when CONFIG is refused). */
+  persistence: 'aof' | 'rdb' | 'aof+rdb' | 'none' | 'unknown';
 }

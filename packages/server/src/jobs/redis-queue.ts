@@ -1,14 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import { Queue } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
-import type { WorkersStatus } from '@adam/contracts';
+import type { JobError, JobStats, WorkersStatus } from '@adam/contracts';
+import { AppError } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobRuntime } from './define-job.js';
 import type { EmbeddedQueue } from './embedded-queue.js';
 import { createJobContext, finishJob, parseJson, type LiveJob } from './job-context.js';
-import type { QueueDriver } from './queue-driver.js';
+import type { QueueConnection, QueueDriver } from './queue-driver.js';
 import {
   BULL_PRIORITY,
   cancelKey,
@@ -37,8 +38,13 @@ export class RedisQueue implements QueueDriver {
   private readonly blocking: Redis;
   private readonly contexts = new Map<number, LiveJob>();
   private readonly children = new Set<ChildProcess>();
+  /** BullMQ's global events: how the server hears of a job that stalled or failed in Redis. */
+  private readonly events: QueueEvents;
   private consuming: Promise<void> | null = null;
   private closing = false;
+  /** When the connection to Redis was lost (null while connected). */
+  private lostAt: number | null = null;
+  private persistence: QueueConnection['persistence'] = 'unknown';
 
   constructor(
     private readonly deps: {
@@ -50,6 +56,8 @@ export class RedisQueue implements QueueDriver {
       runtime: JobRuntime;
       /** Starts one local `adam worker` process (the composition root knows how). */
       spawnWorker: () => ChildProcess;
+      /** How long a worker's lock on a job lasts (ADAM_WORKER_LOCK_MS), for the stall report. */
+      lockMs?: number;
     },
   ) {
     const url = deps.redisUrl;
@@ -62,6 +70,59 @@ export class RedisQueue implements QueueDriver {
       r.on('error', (e) => this.warn(`Redis: ${e.message}`));
     // Without a listener BullMQ prints every failed reconnect to stderr with its stack.
     this.queue.on('error', (e) => this.warn(`Redis queue: ${e.message}`));
+    this.events = new QueueEvents(QUEUE_NAME, {
+      connection: { url, maxRetriesPerRequest: null },
+    });
+    this.events.on('error', (e) => this.warn(`Redis queue events: ${e.message}`));
+    this.events.on('stalled', ({ jobId }) => this.stalled(jobId));
+    this.events.on('failed', ({ jobId, failedReason }) => this.failedInRedis(jobId, failedReason));
+    // ioredis reconnects on its own; the server says so, and requeues what a Redis restart lost.
+    this.redis.on('close', () => {
+      if (this.closing || this.lostAt !== null) return;
+      this.lostAt = Date.now();
+      this.warn('Lost the connection to Redis: jobs wait in the database until it is back');
+    });
+    this.redis.on('ready', () => {
+      void this.checkPersistence();
+      if (this.lostAt === null || this.closing) return;
+      const downS = ((Date.now() - this.lostAt) / 1000).toFixed(1);
+      this.lostAt = null;
+      this.deps.log.info({ component: 'queue' }, `Reconnected to Redis after ${downS} s`);
+      void this.requeueLost().catch((e: unknown) =>
+        this.warn(`Requeueing after the Redis reconnect failed: ${(e as Error).message}`),
+      );
+    });
+  }
+
+  /** Whether Redis answers now, and whether it keeps the queue across its own restart. */
+  connection(): QueueConnection {
+    return {
+      connected: this.redis.status === 'ready',
+      since: this.lostAt === null ? null : new Date(this.lostAt).toISOString(),
+      persistence: this.persistence,
+    };
+  }
+
+  /**
+   * A Redis without AOF or RDB snapshots forgets the queue when it restarts. The database still
+   * holds every job (requeueLost puts them back), but results in flight are lost: say so once.
+   */
+  private async checkPersistence(): Promise<void> {
+    try {
+      const [, aof] = (await this.redis.config('GET', 'appendonly')) as [string, string];
+      const [, save] = (await this.redis.config('GET', 'save')) as [string, string];
+      const p = [aof === 'yes' ? 'aof' : '', save.trim() ? 'rdb' : ''].filter(Boolean).join('+');
+      const next = (p || 'none') as QueueConnection['persistence'];
+      if (next === 'none' && this.persistence !== 'none') {
+        this.warn(
+          'Redis has no persistence (appendonly no, no save points): a Redis restart loses the ' +
+            'results in flight; set appendonly yes in redis.conf',
+        );
+      }
+      this.persistence = next;
+    } catch {
+      this.persistence = 'unknown'; // CONFIG is often disabled on managed Redis
+    }
   }
 
   private warn(line: string) {
@@ -74,6 +135,15 @@ export class RedisQueue implements QueueDriver {
       // moved back one at a time
     }
     this.deps.local.recover();
+    await this.requeueLost();
+    this.consuming ??= this.consume();
+  }
+
+  /**
+   * Every pending or processing remote job whose BullMQ job is gone (a Redis restart without
+   * persistence, a crash) goes back to the queue: the database, not Redis, is the record.
+   */
+  private async requeueLost(): Promise<void> {
     for (const row of this.deps.jobs.listByStatusAndType(
       ['pending', 'processing'],
       DISTRIBUTED_JOB_TYPES,
@@ -81,8 +151,18 @@ export class RedisQueue implements QueueDriver {
       const bullId = parseJson<Record<string, unknown>>(row.metadata, {}).bull_job_id as
         string | undefined;
       const state = bullId ? await this.queue.getJobState(bullId) : 'unknown';
-      if (['waiting', 'active', 'delayed', 'prioritized', 'waiting-children'].includes(state))
+      // Completed: its results and end are on the results list, on their way.
+      if (
+        ['waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'completed'].includes(
+          state,
+        )
+      )
         continue;
+      if (state === 'failed' && bullId) {
+        const bull = await this.queue.getJob(bullId);
+        this.failedInRedis(bullId, bull?.failedReason ?? 'failed in Redis');
+        continue;
+      }
       if (row.status === 'processing') {
         this.deps.jobs.update(row.id, { status: 'pending', worker_id: null, stage: 'requeued' }, [
           'processing',
@@ -90,7 +170,6 @@ export class RedisQueue implements QueueDriver {
       }
       await this.enqueue(row.id);
     }
-    this.consuming ??= this.consume();
   }
 
   submit(jobId: number): void {
@@ -141,6 +220,74 @@ export class RedisQueue implements QueueDriver {
     })().catch((e: unknown) =>
       this.warn(`Could not cancel job ${jobId} in Redis: ${(e as Error).message}`),
     );
+  }
+
+  /** The job row a BullMQ job id names, while that BullMQ job is still the row's current one. */
+  private rowOfBullJob(bullId: string): JobRow | undefined {
+    const id = Number(/^job-(\d+)-/.exec(bullId)?.[1]);
+    const row = Number.isInteger(id) ? this.deps.jobs.findById(id) : undefined;
+    if (!row || !['pending', 'processing'].includes(row.status)) return undefined;
+    const current = parseJson<Record<string, unknown>>(row.metadata, {}).bull_job_id;
+    return current === bullId ? row : undefined;
+  }
+
+  /**
+   * BullMQ found the job's lock expired (its worker died, hung or was paused past the lock) and
+   * put it back in the queue for another worker. Said on the job (an error entry, its stage, an
+   * event) and in the log; the status stays as it is, since the next 'started' may already be
+   * on its way.
+   */
+  private stalled(bullId: string): void {
+    const row = this.rowOfBullJob(bullId);
+    if (!row) return;
+    const lock = this.deps.lockMs ? ` (${this.deps.lockMs} ms)` : '';
+    const message =
+      `Worker ${row.worker_id ?? '(none)'} held the job past its lock${lock} without renewing ` +
+      'it: the job went back to the queue and resumes on the next worker after the URLs already done';
+    const errors = parseJson<JobError[]>(row.errors, []);
+    errors.push({
+      type: 'worker_stalled',
+      error: 'stalled',
+      message,
+      url: null,
+      at: new Date().toISOString(),
+    });
+    const stage = 'Stalled: back in the queue for another worker';
+    // A context kept for the stalled worker would write its older error list over this one.
+    this.contexts.delete(row.id);
+    if (
+      !this.deps.jobs.update(row.id, { errors: JSON.stringify(errors), stage }, [
+        'pending',
+        'processing',
+      ])
+    )
+      return;
+    this.warn(`Job ${row.id} stalled: ${message}`);
+    const stats = parseJson<JobStats>(row.stats, {});
+    this.deps.bus.emit('job_progress', {
+      job_id: row.id,
+      progress: row.progress,
+      stage,
+      stats,
+      segmentation_method: stats.segmentation_method ?? null,
+      last_fallback_reason: stats.last_fallback_reason ?? null,
+    });
+  }
+
+  /** BullMQ gave up on the job (stalled more than its limit): the job fails, with the reason. */
+  private failedInRedis(bullId: string, reason: string): void {
+    const row = this.rowOfBullJob(bullId);
+    if (!row) return;
+    // finishJob ends processing jobs: a pending one (stalled, back in the queue) is moved first.
+    this.deps.jobs.update(row.id, { status: 'processing' }, ['pending']);
+    const errors = parseJson<JobError[]>(row.errors, []);
+    this.contexts.delete(row.id);
+    finishJob(
+      this.deps,
+      { id: row.id, type: row.type, errors },
+      { status: 'failed', error: `The queue gave up on the job: ${reason}` },
+    );
+    this.forget(row.id, true);
   }
 
   private async consume(): Promise<void> {
@@ -212,6 +359,13 @@ export class RedisQueue implements QueueDriver {
       if (m.kind === 'done') this.forget(row.id, row.status !== 'pending');
       return; // cancelled or deleted meanwhile: what arrives now is not kept
     }
+    // A worker that lost the job (it stalled and another took it over) may still finish its
+    // run: its results count once each (record skips done URLs), its end does not.
+    if (m.kind !== 'result' && row.worker_id && m.worker_id !== row.worker_id) {
+      if (m.kind === 'done')
+        this.warn(`Job ${row.id}: ignored the end sent by ${m.worker_id}, which lost the job`);
+      return;
+    }
     const ctx = this.context(row, m.worker_id);
     switch (m.kind) {
       case 'progress':
@@ -247,6 +401,8 @@ export class RedisQueue implements QueueDriver {
   }
 
   async status(): Promise<Pick<WorkersStatus, 'workers' | 'running'>> {
+    // Commands would wait for the reconnect: a caller (health, the console) hears it at once.
+    if (this.redis.status !== 'ready') throw new RedisUnreachable();
     const all = await this.redis.hgetall(WORKERS_HASH);
     const workers: WorkerInfoWire[] = [];
     for (const [id, json] of Object.entries(all)) {
@@ -317,8 +473,16 @@ export class RedisQueue implements QueueDriver {
     await settles(this.consuming ?? Promise.resolve(), 3000);
     await this.deps.local.close();
     await settles(this.queue.close(), 3000);
+    await settles(this.events.close(), 3000);
     this.blocking.disconnect();
     this.redis.disconnect();
+  }
+}
+
+/** Redis does not answer: the workers' state is unknown until it is back. */
+export class RedisUnreachable extends AppError {
+  constructor() {
+    super(503, 'Redis is unreachable: the workers cannot be listed until it is back');
   }
 }
 

@@ -17,7 +17,7 @@ export function registerHealthChecks(
     backups: { health: HealthProbe };
     index: { health: HealthProbe };
     jobs: Pick<JobRepository, 'countByStatus'>;
-    queue: Pick<QueueDriver, 'mode' | 'status'>;
+    queue: Pick<QueueDriver, 'mode' | 'status' | 'connection'>;
     engine: Pick<Engine, 'stats'>;
   },
 ): void {
@@ -38,18 +38,36 @@ export function registerHealthChecks(
     if (!redisUrl) {
       return { status: 'disabled', details: { reason: 'REDIS_URL is not set: embedded queue' } };
     }
-    const ms = await redisPing(redisUrl);
-    return { status: 'healthy', details: { latency_ms: ms } };
+    const conn = queue.connection?.();
+    const state = conn ? { persistence: conn.persistence } : {};
+    try {
+      const ms = await redisPing(redisUrl);
+      return { status: 'healthy', details: { latency_ms: ms, ...state } };
+    } catch (e) {
+      // Down is an answer, not an error of /health: the component says so, /health stays 200.
+      return {
+        status: 'unhealthy',
+        error: `Redis is unreachable: ${(e as Error).message}`,
+        details: { ...state, ...(conn?.since ? { down_since: conn.since } : {}) },
+      };
+    }
   });
   health.register('backups', () => deps.backups.health());
   health.register('index', () => deps.index.health());
   health.register('queue', async () => {
     const c = jobs.countByStatus();
     const pending = c.pending ?? 0;
-    const { running } = await queue.status();
+    const details = { mode: queue.mode, pending, processing: c.processing ?? 0 };
+    let running: number;
+    try {
+      ({ running } = await queue.status());
+    } catch (e) {
+      // The jobs are safe in the database; they wait for Redis.
+      return { status: 'unhealthy', error: (e as Error).message, details };
+    }
     // Work waiting with nobody to do it is worth a look, not an outage.
     const status = pending > 0 && running === 0 ? 'degraded' : 'healthy';
-    return { status, details: { mode: queue.mode, pending, processing: c.processing ?? 0 } };
+    return { status, details };
   });
   health.register('workers', async () => {
     const { running } = await queue.status();
