@@ -73,3 +73,16 @@ export type TwoFactorCodeRequest = z.infer<typeof TwoFactorCodeRequest>;
 
 export const TwoFactorStatus = z.object({ totp_enabled: z.boolean() });
 export type TwoFactorStatus = z.infer<typeof TwoFactorStatus>;
+
+/** A realtime ticket's lifetime: long enough to open the socket right after asking for it. */
+export const WS_TICKET_TTL_SECONDS = 30;
+
+/**
+ * A single-use ticket for the realtime socket (`?ticket=`), so the API key itself need not
+ * appear in the socket's URL, where proxies and browser tools may record it.
+ */
+export const WsTicketResponse = z.object({
+  ticket: z.string().describe('single use; valid for expires_in seconds'),
+  expires_in: z.number().int().positive().describe('seconds'),
+});
+export type WsTicketResponse = z.infer<typeof WsTicketResponse>;

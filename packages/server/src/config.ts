@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, MAX_WORKERS } from '@adam/contracts';
@@ -33,6 +34,13 @@ const EnvSchema = z.object({
       (v) => splitList(v).every((o) => normaliseOrigin(o) !== null),
       'must be a comma-separated list of http(s) origins, e.g. https://console.example.com',
     ),
+  ADAM_TRUST_PROXY: z
+    .string()
+    .default('')
+    .refine(
+      (v) => splitList(v).every(isProxyAddress),
+      'must be a comma-separated list of proxy addresses or ranges (127.0.0.1, 10.0.0.0/8, loopback)',
+    ),
 });
 
 export interface Config {
@@ -60,6 +68,12 @@ export interface Config {
    * (a console served from another address); see http/cross-site.ts.
    */
   allowedOrigins: string[];
+  /**
+   * The reverse proxies (addresses, CIDR ranges or loopback/linklocal/uniquelocal) whose
+   * X-Forwarded-For/-Proto/-Host are believed: then the client address the login throttle counts
+   * and the https that makes the login cookie Secure are the proxy's client's. Empty: none.
+   */
+  trustProxy: string[];
   /**
    * Login throttling, see AuthService.login: failures allowed per window per (e-mail, address)
    * and per address, refused with 429; past `accountDelayAfter` failures of one e-mail from any
@@ -99,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     modelHubUrl: e.ADAM_MODEL_HUB_URL,
     fetchAllow: splitList(e.ADAM_FETCH_ALLOW),
     allowedOrigins: splitList(e.ADAM_ALLOWED_ORIGINS),
+    trustProxy: splitList(e.ADAM_TRUST_PROXY),
     logLevel: e.ADAM_LOG_LEVEL,
     apiKeyTtlSeconds: Math.round(e.ADAM_API_KEY_TTL_HOURS * 3600),
     refreshGraceSeconds: 7 * 24 * 3600,
@@ -113,6 +128,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     workerLockMs: e.ADAM_WORKER_LOCK_MS,
   };
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** What Fastify's trustProxy (proxy-addr) takes: an address, a CIDR range or a range's name. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
 }
 
 function splitList(value: string): string[] {

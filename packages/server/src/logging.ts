@@ -110,12 +110,12 @@ export function createLogger(opts: { level: string; sink: LogSink; stdout: boole
   const streams: pino.StreamEntry[] = [{ stream: opts.sink, level: opts.level as pino.Level }];
   if (opts.stdout) streams.push({ stream: new ConsoleLines(), level: opts.level as pino.Level });
   return pino(
-    { level: opts.level, base: undefined, redact: ['api_key', 'password', 'totp_code'] },
+    { level: opts.level, base: undefined, redact: ['api_key', 'ticket', 'password', 'totp_code'] },
     pino.multistream(streams),
   );
 }
 
-/** Removes an api_key query parameter from a URL before it reaches a log line. */
+/** Removes api_key and ticket query parameters from a URL before it reaches a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&#]*/gi, '$1[REDACTED]');
+  return url.replace(/([?&](?:api_key|ticket)=)[^&#]*/gi, '$1[REDACTED]');
 }

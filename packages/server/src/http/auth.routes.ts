@@ -12,6 +12,7 @@ import {
   TwoFactorSetupResponse,
   TwoFactorStatus,
   User,
+  WsTicketResponse,
 } from '@adam/contracts';
 import { presentedKey } from '../lib/presented-key.js';
 import type { AuthService } from '../services/auth.service.js';
@@ -21,14 +22,16 @@ const errors = { 401: ErrorBody, 422: ErrorBody, 429: ErrorBody };
 const tags = ['auth'];
 
 export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
+  // Secure when the request came over TLS: `request.protocol` is https on a TLS socket, or
+  // behind a proxy trusted by ADAM_TRUST_PROXY that says X-Forwarded-Proto: https.
+  const cookieFlags = {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: '/api',
+    secure: 'auto',
+  } as const;
   const setCookie = (reply: FastifyReply, key: string) =>
-    reply.setCookie(API_KEY_COOKIE, key, {
-      httpOnly: true,
-      sameSite: 'strict',
-      path: '/api',
-      secure: 'auto',
-      maxAge: cookieMaxAgeSeconds,
-    });
+    reply.setCookie(API_KEY_COOKIE, key, { ...cookieFlags, maxAge: cookieMaxAgeSeconds });
 
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
@@ -64,8 +67,27 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
       { schema: { tags, response: { 204: NoContent, 401: ErrorBody } } },
       async (req, reply) => {
         auth.logout(requireAuth(req));
-        reply.clearCookie(API_KEY_COOKIE, { path: '/api' });
+        // With the same flags as the cookie it clears: a browser only replaces its exact match.
+        reply.clearCookie(API_KEY_COOKIE, cookieFlags);
         return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/auth/ws-ticket',
+      {
+        schema: {
+          tags,
+          summary: 'A single-use ticket for the realtime socket',
+          description:
+            'Open GET /api/v1/ws?ticket=... within expires_in seconds. The socket then lives and dies with the key that asked for the ticket; the ticket works once.',
+          response: { 200: WsTicketResponse, 401: ErrorBody },
+        },
+      },
+      // The guard has authenticated the presented key: the ticket is bound to that key.
+      async (req) => {
+        requireAuth(req);
+        return auth.issueTicket(presentedKey(req)!);
       },
     );
 

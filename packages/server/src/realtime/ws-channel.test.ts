@@ -57,6 +57,9 @@ function makeHub(limits: RealtimeDeps['limits'] = {}) {
         if (!c) throw new Unauthorized(k ? 'Invalid API key' : 'Not authenticated');
         return c;
       },
+      redeemTicket: () => {
+        throw new Unauthorized('Invalid or expired ticket');
+      },
     },
     bus,
     sink: {

@@ -96,7 +96,7 @@ export interface ChannelSocket {
 const OPEN = 1;
 
 export interface RealtimeDeps {
-  auth: Pick<AuthService, 'authenticate'>;
+  auth: Pick<AuthService, 'authenticate' | 'redeemTicket'>;
   bus: EventBus;
   /** The log sink: each stored line goes out as log_entry. */
   sink: { onEntry(fn: (row: LogRow) => void): () => void };
@@ -218,15 +218,20 @@ export class RealtimeHub {
     };
   }
 
-  /** Authenticates a freshly opened socket, then sends it initial_state. */
-  connect(socket: ChannelSocket, presented: string | undefined): void {
+  /**
+   * Authenticates a freshly opened socket, then sends it initial_state. A ticket stands for the
+   * key that asked for it: from then on the socket is that key's, re-checked and closed like one.
+   */
+  connect(socket: ChannelSocket, presented: string | undefined, ticket?: string): void {
     if (this.closed) {
       socket.close(CLOSE_GOING_AWAY, 'Server shutting down');
       return;
     }
     let ctx: AuthContext;
+    let key = presented;
     try {
-      ctx = this.deps.auth.authenticate(presented);
+      if (ticket !== undefined) key = this.deps.auth.redeemTicket(ticket);
+      ctx = this.deps.auth.authenticate(key);
     } catch (e) {
       if (e instanceof AppError && e.status === 401) {
         this.deps.log.info({ component: 'realtime' }, `Realtime connection refused: ${e.message}`);
@@ -244,7 +249,7 @@ export class RealtimeHub {
 
     const client: Client = {
       socket,
-      key: presented ?? '',
+      key: key ?? '',
       keyId: ctx.key.id,
       expiresAt: Date.parse(ctx.key.expires_at),
       alive: true,
@@ -494,12 +499,21 @@ function forward<K extends Forwarded>(type: K, payload: unknown): ServerMessage 
   return FORWARD[type](payload as BusEvents[K]);
 }
 
-/** The key a socket presents: `?api_key=` (what browsers can send), else header, else cookie. */
-function socketKey(req: FastifyRequest): string | undefined {
-  const q = (req.query as Record<string, unknown> | undefined)?.api_key;
-  const fromQuery = Array.isArray(q) ? (q as unknown[])[0] : q;
-  if (typeof fromQuery === 'string' && fromQuery.trim()) return fromQuery.trim();
-  return presentedKey(req);
+const firstQuery = (req: FastifyRequest, name: string): string | undefined => {
+  const q = (req.query as Record<string, unknown> | undefined)?.[name];
+  const first = Array.isArray(q) ? (q as unknown[])[0] : q;
+  return typeof first === 'string' ? first.trim() : undefined;
+};
+
+/**
+ * What a socket presents: `?ticket=` (the console's way), else the key as `?api_key=` (what
+ * browsers can send), header or cookie. A ticket, even a bad one, is never topped up by the
+ * cookie a browser sends along: a refused ticket closes the socket.
+ */
+function socketCredential(req: FastifyRequest): { key?: string; ticket?: string } {
+  const ticket = firstQuery(req, 'ticket');
+  if (ticket !== undefined) return { ticket };
+  return { key: firstQuery(req, 'api_key') || presentedKey(req) };
 }
 
 /**
@@ -542,14 +556,17 @@ export function realtimeChannel(deps: RealtimeDeps, path = '/api/v1/ws') {
         schema: {
           tags: ['realtime'],
           summary: 'Realtime channel (WebSocket)',
-          description: `Upgrade with the API key as ?api_key=, X-API-Key or the login cookie. A refused key closes the socket with ${WS_CLOSE_UNAUTHORIZED} (${WS_CLOSE_FORBIDDEN}: not allowed).`,
+          description: `Upgrade with a ticket from POST /api/v1/auth/ws-ticket as ?ticket=, or the API key as ?api_key=, X-API-Key or the login cookie. A refused key or ticket closes the socket with ${WS_CLOSE_UNAUTHORIZED} (${WS_CLOSE_FORBIDDEN}: not allowed).`,
         },
         handler: (_req, reply) =>
           reply
             .status(426)
             .header('upgrade', 'websocket')
             .send({ detail: 'This is a WebSocket endpoint: connect with Upgrade: websocket' }),
-        wsHandler: (socket, req) => hub.connect(socket, socketKey(req)),
+        wsHandler: (socket, req) => {
+          const { key, ticket } = socketCredential(req);
+          hub.connect(socket, key, ticket);
+        },
       });
       hub.start();
     },

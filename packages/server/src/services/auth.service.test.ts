@@ -183,3 +183,31 @@ describe('AuthService login throttling', () => {
     ]);
   });
 });
+
+describe('AuthService realtime tickets', () => {
+  it('redeems a ticket once, for the key that asked, until 30 s have passed', () => {
+    const svc = auth();
+    const { ticket, expires_in } = svc.issueTicket('adam_key-1');
+    expect(expires_in).toBe(30);
+    expect(ticket).toMatch(/^adamt_[\w-]{43}$/);
+    expect(svc.redeemTicket(ticket)).toBe('adam_key-1');
+    expect(() => svc.redeemTicket(ticket)).toThrow('Invalid or expired ticket');
+
+    const late = svc.issueTicket('adam_key-1').ticket;
+    const inTime = svc.issueTicket('adam_key-1').ticket;
+    tick(29);
+    expect(svc.redeemTicket(inTime)).toBe('adam_key-1');
+    tick(1);
+    expect(() => svc.redeemTicket(late)).toThrow('Invalid or expired ticket');
+    expect(() => svc.redeemTicket('')).toThrow('Invalid or expired ticket');
+  });
+
+  it('keeps at most 10,000 tickets, dropping the oldest first', () => {
+    const svc = auth();
+    const first = svc.issueTicket('k').ticket;
+    const second = svc.issueTicket('k').ticket;
+    for (let i = 0; i < 9_999; i++) svc.issueTicket('k');
+    expect(() => svc.redeemTicket(first)).toThrow('Invalid or expired ticket');
+    expect(svc.redeemTicket(second)).toBe('k');
+  });
+});

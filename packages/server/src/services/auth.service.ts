@@ -7,11 +7,13 @@ import {
   DEFAULT_ADMIN_PASSWORD,
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
+  WS_TICKET_TTL_SECONDS,
   type LoginRequest,
   type LoginResponse,
   type RefreshResponse,
   type TwoFactorSetupResponse,
   type User,
+  type WsTicketResponse,
 } from '@adam/contracts';
 import type { Config } from '../config.js';
 import {
@@ -37,9 +39,17 @@ export interface AuthContext {
 
 const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
+/** Past this many live tickets the expired ones are swept, then the oldest dropped. */
+const MAX_TICKETS = 10_000;
+
 export class AuthService {
   private readonly throttle: FailureThrottle;
   private defaultCredentialsInUse: boolean | null = null;
+  /**
+   * Realtime tickets → the key that asked for each. In memory on purpose: they live 30 s, and a
+   * restart closes every socket anyway. The socket then stands or falls with that key.
+   */
+  private readonly tickets = new Map<string, { key: string; expiresAt: number }>();
 
   constructor(
     private readonly deps: {
@@ -206,6 +216,34 @@ export class AuthService {
     this.deps.log.info({ component: 'auth' }, `${ctx.user.email} logged out`);
   }
 
+  /**
+   * A single-use ticket for the realtime socket, bound to the key that asked for it (its
+   * plaintext, held in memory like the socket's own re-check holds it).
+   */
+  issueTicket(presented: string): WsTicketResponse {
+    const now = this.now();
+    if (this.tickets.size >= MAX_TICKETS) {
+      for (const [t, v] of this.tickets) if (v.expiresAt <= now) this.tickets.delete(t);
+      // Still full of live ones: the oldest go first (a Map iterates in insertion order).
+      for (const t of this.tickets.keys()) {
+        if (this.tickets.size < MAX_TICKETS) break;
+        this.tickets.delete(t);
+      }
+    }
+    const ticket = `adamt_${randomBytes(32).toString('base64url')}`;
+    this.tickets.set(ticket, { key: presented, expiresAt: now + WS_TICKET_TTL_SECONDS * 1000 });
+    return { ticket, expires_in: WS_TICKET_TTL_SECONDS };
+  }
+
+  /** The key a ticket stands for, once: the ticket is gone after this call, valid or not. */
+  redeemTicket(ticket: string): string {
+    const found = this.tickets.get(ticket);
+    this.tickets.delete(ticket);
+    if (!found || found.expiresAt <= this.now())
+      throw new Unauthorized('Invalid or expired ticket');
+    return found.key;
+  }
+
   async changePassword(ctx: AuthContext, current: string, next: string): Promise<void> {
     const user = this.deps.users.findById(ctx.user.id)!;
     if (!(await verifyPassword(current, user.password_hash))) {
@@ -217,8 +255,11 @@ export class AuthService {
       ]);
     }
     this.deps.users.update(user.id, { password_hash: await hashPassword(next) });
-    // Other sessions of this user end; the one that changed the password stays.
-    this.deps.keys.revokeAllForUser(user.id, ctx.key.id);
+    // Other sessions of this user end, their open sockets with them; the one that changed the
+    // password stays.
+    for (const id of this.deps.keys.revokeAllForUser(user.id, ctx.key.id)) {
+      this.deps.bus.emit('auth.key_revoked', { key_id: id });
+    }
     this.defaultCredentialsInUse = null;
     this.deps.log.info({ component: 'auth' }, `${user.email} changed their password`);
   }

@@ -36,12 +36,14 @@ export class ApiKeyRepository {
     );
   }
 
-  revokeAllForUser(userId: number, exceptId?: number): number {
+  /** Revokes the user's live keys but one; answers the ids it revoked. */
+  revokeAllForUser(userId: number, exceptId?: number): number[] {
     return this.db
       .prepare(
-        'UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id != ?',
+        'UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND id != ? RETURNING id',
       )
-      .run(new Date().toISOString(), userId, exceptId ?? -1).changes;
+      .pluck()
+      .all(new Date().toISOString(), userId, exceptId ?? -1) as number[];
   }
 
   touch(id: number, at: string): void {

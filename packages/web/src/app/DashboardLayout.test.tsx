@@ -156,12 +156,13 @@ describe('header', () => {
 });
 
 describe('realtime channel', () => {
-  it('opens one socket with the session key and asks for an update', async () => {
-    mockFetch(loggedIn());
+  it('opens one socket with a ticket from the server, not the key, and asks for an update', async () => {
+    const { callsTo } = mockFetch(loggedIn());
     renderApp('/dashboard/settings/general');
     await waitFor(() => expect(FakeWebSocket.instances).toHaveLength(1));
     const socket = FakeWebSocket.latest()!;
-    expect(socket.url).toMatch(/\/api\/v1\/ws\?api_key=key-1$/);
+    expect(socket.url).toMatch(/\/api\/v1\/ws\?ticket=ticket-1$/);
+    expect(callsTo('POST', '/auth/ws-ticket')).toHaveLength(1);
     act(() => socket.open());
     expect(socket.sent.map((s) => JSON.parse(s))).toEqual([{ type: 'request_update' }]);
   });

@@ -16,6 +16,7 @@ import { Sidebar, SIDEBAR_WIDTH } from '../layout/Sidebar';
 import { toast } from '../layout/toasts';
 import { RealtimeProvider, useRealtime } from '../lib/realtime/RealtimeProvider';
 import { WS_AUTH_FAILURE_MESSAGE, type RealtimeMessage } from '../lib/realtime/realtimeClient';
+import { fetchWsTicket } from '../session/auth.api';
 import { getApiKey } from '../session/storage';
 
 /** Spec 000 §8: the banner shown while the channel refuses the session's key. */
@@ -54,6 +55,7 @@ export function DashboardLayout() {
   return (
     <RealtimeProvider
       getKey={getApiKey}
+      getTicket={fetchWsTicket}
       onMessage={onMessage}
       onAuthFailure={() => toast.error(WS_AUTH_FAILURE_MESSAGE, { dedupe: true })}
     >

@@ -7,6 +7,7 @@ import type {
   TwoFactorSetupResponse,
   TwoFactorStatus,
   User,
+  WsTicketResponse,
 } from '@adam/contracts';
 import { api } from '../api/client';
 
@@ -42,6 +43,16 @@ export function enableTwoFactor(code: string): Promise<TwoFactorStatus> {
 
 export function disableTwoFactor(code: string): Promise<TwoFactorStatus> {
   return api.post<TwoFactorStatus>('/auth/2fa/disable', { code }, { refreshOn401: false });
+}
+
+/**
+ * A single-use ticket for the realtime socket, asked for before each (re)connect. Silent: the
+ * realtime client reports its own failures; a 401 is refreshed and retried like any call.
+ */
+export function fetchWsTicket(): Promise<string> {
+  return api
+    .post<WsTicketResponse>('/auth/ws-ticket', undefined, { silent: true })
+    .then((answer) => answer.ticket);
 }
 
 export function useCurrentUser() {

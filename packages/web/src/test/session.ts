@@ -8,6 +8,8 @@ export function loggedIn() {
   saveSession('key-1');
   return {
     'GET /auth/me': json(adminUser),
+    // The realtime channel asks for a ticket before each connect.
+    'POST /auth/ws-ticket': json({ ticket: 'ticket-1', expires_in: 30 }),
     'GET /admin/settings/resources': json({ metrics_refresh_ms: 5000 }),
     'GET /metrics/realtime': json({
       cpuUsage: 37.5,

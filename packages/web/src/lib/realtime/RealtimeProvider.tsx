@@ -39,24 +39,28 @@ export function channelUrl(): string {
  */
 export function RealtimeProvider({
   getKey,
+  getTicket,
   onMessage,
   onAuthFailure,
   createSocket,
   children,
 }: {
   getKey: () => string | null;
+  /** Connect with single-use tickets rather than the key in the URL (see RealtimeClient). */
+  getTicket?: () => Promise<string>;
   onMessage: (message: RealtimeMessage) => void;
   onAuthFailure?: () => void;
   createSocket?: RealtimeClientOptions['createSocket'];
   children: ReactNode;
 }) {
-  const handlers = useRef({ onMessage, onAuthFailure, getKey });
-  handlers.current = { onMessage, onAuthFailure, getKey };
+  const handlers = useRef({ onMessage, onAuthFailure, getKey, getTicket });
+  handlers.current = { onMessage, onAuthFailure, getKey, getTicket };
   const [client] = useState(
     () =>
       new RealtimeClient({
         url: channelUrl(),
         getKey: () => handlers.current.getKey(),
+        getTicket: getTicket && (() => handlers.current.getTicket!()),
         createSocket,
       }),
   );

@@ -6,18 +6,26 @@ import {
   RealtimeClient,
   parseMessage,
   reconnectDelay,
+  type RealtimeClientOptions,
   type RealtimeMessage,
   type RealtimeStatus,
 } from './realtimeClient';
 
+/** Lets pending promise callbacks (a ticket's answer) run. */
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /** A client on fake sockets and a manual clock: timers run only when the test says so. */
-function setup(initialKey: string | null = 'key-1') {
+function setup(
+  initialKey: string | null = 'key-1',
+  getTicket?: RealtimeClientOptions['getTicket'],
+) {
   let key = initialKey;
   const timers: { fn: () => void; ms: number }[] = [];
   const sockets: FakeWebSocket[] = [];
   const client = new RealtimeClient({
     url: 'ws://host/api/v1/ws',
     getKey: () => key,
+    getTicket,
     createSocket: (url) => {
       const socket = new FakeWebSocket(url);
       sockets.push(socket);
@@ -140,6 +148,67 @@ describe('RealtimeClient', () => {
     expect(received).toEqual([
       { type: 'job_completed', job_id: 3, segments_created: 9, timestamp: 'x' },
     ]);
+  });
+});
+
+describe('RealtimeClient with tickets', () => {
+  it('asks for a fresh ticket before each (re)connect and never puts the key in the URL', async () => {
+    const tickets = ['t&1', 't2'];
+    const t = setup('key-1', () => Promise.resolve(tickets.shift()!));
+    t.client.connect();
+    expect(t.client.status).toBe('connecting');
+    await settle();
+    expect(t.last().url).toBe('ws://host/api/v1/ws?ticket=t%261');
+    t.last().open();
+    expect(t.last().sent.map((m) => JSON.parse(m))).toEqual([{ type: 'request_update' }]);
+    t.last().serverClose(1006);
+    t.runNextTimer();
+    await settle();
+    expect(t.sockets.map((socket) => socket.url)).toEqual([
+      'ws://host/api/v1/ws?ticket=t%261',
+      'ws://host/api/v1/ws?ticket=t2',
+    ]);
+    expect(t.sockets.some((socket) => socket.url.includes('key-1'))).toBe(false);
+  });
+
+  it.each([401, 403])(
+    'treats a %i answer to the ticket call as an authentication failure: no socket, no retry',
+    async (status) => {
+      const t = setup('key-1', () => Promise.reject(Object.assign(new Error('no'), { status })));
+      t.client.connect();
+      await settle();
+      expect(t.client.status).toBe('auth_failed');
+      expect(t.sockets).toHaveLength(0);
+      expect(t.timers).toHaveLength(0);
+    },
+  );
+
+  it('treats any other failure of the ticket call as a failed attempt, retried with backoff', async () => {
+    let fail = true;
+    const t = setup('key-1', () =>
+      fail
+        ? Promise.reject(Object.assign(new Error('down'), { status: 0 }))
+        : Promise.resolve('ok'),
+    );
+    t.client.connect();
+    await settle();
+    expect(t.client.status).toBe('reconnecting');
+    expect(t.sockets).toHaveLength(0);
+    fail = false;
+    expect(t.runNextTimer()).toBe(1000);
+    await settle();
+    expect(t.last().url).toBe('ws://host/api/v1/ws?ticket=ok');
+  });
+
+  it('drops a ticket that arrives after disconnect()', async () => {
+    let answer: (ticket: string) => void = () => {};
+    const t = setup('key-1', () => new Promise<string>((resolve) => (answer = resolve)));
+    t.client.connect();
+    t.client.disconnect();
+    answer('late');
+    await settle();
+    expect(t.sockets).toHaveLength(0);
+    expect(t.client.status).toBe('idle');
   });
 });
 

@@ -1,8 +1,12 @@
 /**
  * The realtime channel's client (spec 001 §4, §6, §7), framework-free so its rules are unit
- * tested with a fake socket: one WebSocket per session with the key as `?api_key=`,
- * `request_update` on open, reconnect with backoff 1 s doubling up to 5 attempts, and no
- * reconnect after one authentication failure (close 401/403 or the server's 4401/4403).
+ * tested with a fake socket: one WebSocket per session, `request_update` on open, reconnect
+ * with backoff 1 s doubling up to 5 attempts, and no reconnect after one authentication failure
+ * (close 401/403 or the server's 4401/4403, or a 401/403 answer to the ticket call).
+ *
+ * With `getTicket` (the console) each attempt first asks the server for a single-use ticket and
+ * connects with `?ticket=`, so the key never appears in a URL; without it, with the key as the
+ * spec's `?api_key=`.
  */
 import {
   ServerMessage,
@@ -17,6 +21,8 @@ export const MAX_AUTH_FAILURES = 1;
 export const WS_AUTH_FAILURE_MESSAGE = 'WebSocket authentication failed – check login or API key.';
 
 const AUTH_CLOSE_CODES = new Set([401, 403, WS_CLOSE_UNAUTHORIZED, WS_CLOSE_FORBIDDEN]);
+/** What a browser reports for a connection that failed without a close frame. */
+const CLOSE_ABNORMAL = 1006;
 
 export type RealtimeStatus =
   /** Not started, or disconnected on purpose. */
@@ -46,6 +52,11 @@ export interface SocketLike {
 export interface RealtimeClientOptions {
   /** The session key now (it rotates on refresh); no key: no connection. */
   getKey: () => string | null;
+  /**
+   * A fresh single-use ticket for the next attempt (POST /auth/ws-ticket). A rejection whose
+   * `status` is 401 or 403 counts as an authentication failure; any other as a failed attempt.
+   */
+  getTicket?: () => Promise<string>;
   /** Base URL of the channel, e.g. ws://host/api/v1/ws. */
   url: string;
   createSocket?: (url: string) => SocketLike;
@@ -94,6 +105,8 @@ export class RealtimeClient {
   private attempts = 0;
   private authFailures = 0;
   private timer: unknown = null;
+  /** Bumped by connect() and disconnect(): a ticket that arrives after either is not used. */
+  private run = 0;
   private current: RealtimeStatus = 'idle';
   private readonly messageListeners = new Set<Listener<RealtimeMessage>>();
   private readonly statusListeners = new Set<Listener<RealtimeStatus>>();
@@ -114,6 +127,7 @@ export class RealtimeClient {
 
   /** Starts (or restarts after a give-up or an auth failure) with fresh counters. */
   connect(): void {
+    this.run += 1;
     this.attempts = 0;
     this.authFailures = 0;
     this.cancelTimer();
@@ -122,6 +136,7 @@ export class RealtimeClient {
 
   /** Closes on purpose: no reconnect. */
   disconnect(): void {
+    this.run += 1;
     this.cancelTimer();
     const socket = this.socket;
     this.socket = null;
@@ -158,12 +173,30 @@ export class RealtimeClient {
       return;
     }
     this.keyInUse = key;
-    const separator = this.options.url.includes('?') ? '&' : '?';
-    const socket = this.createSocket(
-      `${this.options.url}${separator}api_key=${encodeURIComponent(key)}`,
-    );
-    this.socket = socket;
     this.setStatus('connecting');
+    const getTicket = this.options.getTicket;
+    if (!getTicket) {
+      this.openSocket(`api_key=${encodeURIComponent(key)}`);
+      return;
+    }
+    const run = this.run;
+    getTicket().then(
+      (ticket) => {
+        if (run === this.run) this.openSocket(`ticket=${encodeURIComponent(ticket)}`);
+      },
+      (error: unknown) => {
+        if (run !== this.run) return;
+        const status = (error as { status?: unknown } | null)?.status;
+        // Refused like a socket would be: the same auth-failure path; else a failed attempt.
+        this.handleClose(status === 401 || status === 403 ? status : CLOSE_ABNORMAL);
+      },
+    );
+  }
+
+  private openSocket(credential: string): void {
+    const separator = this.options.url.includes('?') ? '&' : '?';
+    const socket = this.createSocket(`${this.options.url}${separator}${credential}`);
+    this.socket = socket;
     socket.onopen = () => {
       if (this.socket !== socket) return;
       this.attempts = 0;
