@@ -172,6 +172,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       rules: () => rules.forMatching(),
     },
     spawnWorker: () => spawnWorkerProcess(config),
+    lockMs: config.workerLockMs,
   });
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
   built.jobs = jobs;
@@ -257,7 +258,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   // HTTP: the API behind its auth guard, the realtime channel, then the console's files.
-  const app = await createHttpApp({ log, allowedOrigins: config.allowedOrigins, version: VERSION });
+  const app = await createHttpApp({
+    log,
+    allowedOrigins: config.allowedOrigins,
+    trustProxy: config.trustProxy,
+    version: VERSION,
+  });
   await app.register(
     async (api) => {
       registerAuthGuard(api, auth);
@@ -295,7 +301,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         vectors: () => index.size - index.unsavedCount,
         workers: async () => ({
           mode: queue.mode,
-          running: (await queue.status()).running,
+          // Unknown (null) while Redis is unreachable: the other counts still go out.
+          running: await Promise.resolve()
+            .then(() => queue.status())
+            .then(
+              (w) => w.running,
+              () => null,
+            ),
           engine: engine.stats(),
         }),
         metrics: () => metrics.realtime(),

@@ -4,6 +4,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type RouteOptions,
 } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
@@ -13,6 +14,7 @@ import {
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import { ErrorBody } from '@adam/contracts';
 import { redactUrl, type Logger } from '../logging.js';
 import { registerCrossSiteGuard } from './cross-site.js';
 import { registerErrorHandler } from './errors.js';
@@ -27,6 +29,8 @@ import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 export async function createHttpApp(opts: {
   log: Logger;
   allowedOrigins: string[];
+  /** ADAM_TRUST_PROXY: the proxies whose X-Forwarded-* headers are believed; none when empty. */
+  trustProxy?: string[];
   version: string;
 }): Promise<FastifyInstance> {
   const app = Fastify({
@@ -34,11 +38,14 @@ export async function createHttpApp(opts: {
     // Our onResponse hook logs each request once, with the api_key query parameter redacted.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 2 * 1024 * 1024,
+    // An empty list trusts no proxy: X-Forwarded-* are ignored.
+    trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
     frameworkErrors,
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRoute', documentSharedErrors);
   registerErrorHandler(app);
   registerFaithfulTextGuard(app);
 
@@ -74,4 +81,28 @@ export function notFound(req: FastifyRequest, reply: FastifyReply) {
   return reply
     .status(404)
     .send({ detail: `Not found: ${req.method} ${redactUrl(req.url.split('?')[0] ?? '')}` });
+}
+
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Adds to an API route's documented answers the errors the shared layers give before its
+ * handler runs, so the OpenAPI document lists every status a client can get (the schema fuzzing
+ * checks it): 400 a malformed URL or body, 401 no valid key, 403 a cross-site write, 413 and 415
+ * a body too large or not JSON, 414 a path parameter too long, 422 a field refused.
+ */
+function documentSharedErrors(route: RouteOptions): void {
+  if (!route.url.startsWith('/api/') || !route.schema || route.schema.hide) return;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const takesBody = methods.some((m) => WITH_BODY.has(m));
+  const statuses = [400];
+  if (!route.config?.public || route.config.readsKey) statuses.push(401);
+  if (takesBody) statuses.push(403, 413, 415, 422);
+  if (route.url.includes(':')) statuses.push(414);
+  if (route.schema.params || route.schema.querystring || route.schema.body) statuses.push(422);
+  const response = (route.schema.response ?? {}) as Record<string | number, unknown>;
+  for (const status of statuses) {
+    if (!(status in response) && !(String(status) in response)) response[status] = ErrorBody;
+  }
+  route.schema.response = response;
 }

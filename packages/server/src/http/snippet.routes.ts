@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   CleanupOrphansBody,
   CleanupOrphansQuery,
@@ -28,6 +29,7 @@ import { exportSnippets } from './export.js';
 
 const tags = ['snippets'];
 const e = { 404: ErrorBody, 422: ErrorBody };
+const ExportFile = z.unknown().describe('The file: JSON, JSON Lines or CSV');
 
 export function snippetRoutes(snippets: SnippetService, index: IndexService) {
   return async (root: FastifyInstance) => {
@@ -71,14 +73,19 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
       { schema: { tags, response: { 200: IndexInspection } } },
       async () => snippets.inspection(),
     );
-    app.post('/snippets/export', { schema: { tags, body: ExportRequest } }, async (req, reply) => {
-      const rows = snippets.exportRows(req.body.ids);
-      const file = exportSnippets(rows, req.body.format);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .send(file.body);
-    });
+    app.post(
+      '/snippets/export',
+      // The 200 is a file (JSON, JSON Lines or CSV), sent as it is made: no schema to serialise it.
+      { schema: { tags, body: ExportRequest, response: { 200: ExportFile, 404: ErrorBody } } },
+      async (req, reply) => {
+        const rows = snippets.exportRows(req.body.ids);
+        const file = exportSnippets(rows, req.body.format);
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', `attachment; filename="${file.filename}"`)
+          .send(file.body);
+      },
+    );
     app.get(
       '/snippets/:id',
       { schema: { tags, params: IdParams, response: { 200: Snippet, ...e } } },

@@ -13,7 +13,8 @@ interface Node {
  * The first string (or object key) of a parsed JSON value that the store could not keep as sent:
  * a NUL, which text pipelines and C libraries cut at, or an unpaired UTF-16 surrogate, which
  * UTF-8 cannot encode and SQLite would hand back as replacement characters. Refused rather than
- * cleaned, so that what the API stores is what the caller sent. Walks with its own stack: a body
+ * cleaned, so that what the API stores is what the caller sent. A `__proto__` key (or a
+ * `constructor` holding `prototype`) is refused too: no object could hold it as sent. Walks with its own stack: a body
  * nested a million deep must not overflow the call stack.
  */
 export function findUnfaithfulText(value: unknown): FieldError | null {
@@ -29,8 +30,8 @@ export function findUnfaithfulText(value: unknown): FieldError | null {
         stack.push({ value: v[i], key: String(i), parent: node });
     } else if (isPlainObject(v)) {
       const entries = Object.entries(v);
-      for (const [k] of entries) {
-        const problem = describe(k);
+      for (const [k, child] of entries) {
+        const problem = describe(k) ?? describeKey(k, child);
         // The key names the field, escaped: `a\u0000b contains a NUL character`.
         if (problem) return { field: pathOf({ value: k, key: k, parent: node }), message: problem };
       }
@@ -39,6 +40,17 @@ export function findUnfaithfulText(value: unknown): FieldError | null {
         stack.push({ value: child, key: k, parent: node });
       }
     }
+  }
+  return null;
+}
+
+// A `__proto__` key cannot be held by a plain object (assigning it swaps the prototype), and
+// `constructor.prototype` reaches Object.prototype through any merge that follows keys: refused,
+// as the JSON parser Fastify ships refuses them.
+function describeKey(k: string, child: unknown): string | null {
+  if (k === '__proto__') return 'is a "__proto__" key, which is refused';
+  if (k === 'constructor' && child !== null && typeof child === 'object' && 'prototype' in child) {
+    return 'holds a "prototype" key, which is refused';
   }
   return null;
 }
