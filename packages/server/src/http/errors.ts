@@ -10,6 +10,18 @@ const WHERE: Record<string, string> = {
   headers: 'headers',
 };
 
+export const DISK_FULL_DETAIL =
+  'The disk holding the data directory is full: free some space and try again';
+
+/**
+ * SQLite's and the file system's "no space left": 507 Insufficient Storage with a message the
+ * operator can act on, not a 500. SQLite rolled the statement's transaction back.
+ */
+function diskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
+
 /** The one place errors become HTTP: `{detail}` always, `errors` for field-level problems. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -31,6 +43,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
         detail: `Invalid ${WHERE[context] ?? context}: ${describeFieldErrors(errors)}`,
         errors,
       });
+    }
+    if (diskFull(err)) {
+      req.log.error(
+        { component: 'http', err },
+        `${req.method} ${req.routeOptions.url ?? redactUrl(req.url)} failed: the disk is full`,
+      );
+      return reply.status(507).send({ detail: DISK_FULL_DETAIL });
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {

@@ -94,6 +94,11 @@ export class IndexService {
   private index: IndexClient;
   private readonly cache = new Map<string, VectorHit[]>();
   private unmarked: number[] = [];
+  /**
+   * Whether the vector_deletions recorded before the index was opened were applied (reconcile
+   * removes their vectors): until then a save does not hold them, and must not forget them.
+   */
+  private deletionsApplied = false;
   /** The keys of the save in progress, marked indexed when it is on disk. */
   private marking: number[] = [];
   private saveTimer: NodeJS.Timeout | null = null;
@@ -286,6 +291,9 @@ export class IndexService {
       this.unmarked = [];
       this.marking = marking;
       const index = this.index;
+      // Deletions recorded so far had their vectors removed before: this save holds that.
+      // Not those recorded before the index was opened, until reconcile removed them.
+      const deletionsSaved = this.deletionsApplied ? this.deps.snippets.lastVectorDeletion() : 0;
       try {
         if (index.isDirty) await index.save();
       } catch (e) {
@@ -303,6 +311,7 @@ export class IndexService {
       const keys = marking.filter((k) => index.has(k));
       if (keys.length) this.deps.snippets.markIndexed(keys, new Date().toISOString());
       this.marking = [];
+      if (deletionsSaved) this.deps.snippets.forgetVectorDeletions(deletionsSaved);
     };
     const next = this.saving.catch(() => undefined).then(run);
     this.saving = next;
@@ -413,12 +422,26 @@ export class IndexService {
   /**
    * Makes the index agree with the store: rows marked indexed whose vector is missing go back
    * to pending, and every pending row is indexed from its stored embedding (re-embedded when it
-   * has none or it came from another embedder). Vectors without a row are reported, not removed.
+   * has none or it came from another embedder). The vectors of snippets deleted after the last
+   * save (a crash came before the next) are removed; other vectors without a row are reported,
+   * not removed.
    */
   async reconcile(): Promise<ReconcileReport> {
     await this.ready;
     // Plain id lists into bitsets: no per-row object, even at 1M rows.
     const rows = KeySet.from(this.deps.snippets.allIds());
+    // Same tick as the row list: a row stored under a reused id keeps its vector.
+    const deleted = this.deps.snippets
+      .vectorDeletions()
+      .filter((k) => !rows.has(k) && this.index.has(k));
+    this.deletionsApplied = true;
+    if (deleted.length) {
+      this.removeAndSave(deleted);
+      this.deps.log.warn(
+        { component: 'index' },
+        `${deleted.length} vectors of deleted snippets were still in the saved index: removed`,
+      );
+    }
     const lost = this.deps.snippets.indexedIds().filter((id) => !this.index.has(id));
     if (lost.length) {
       this.deps.snippets.markPending(lost);
@@ -435,7 +458,7 @@ export class IndexService {
       after = ids[ids.length - 1]!;
       reindexed += (await this.indexBatch(ids, false)).indexed;
     }
-    if (reindexed) await this.flush();
+    if (reindexed || deleted.length) await this.flush();
     let indexOnly = 0;
     for (const k of this.index.keyArray()) if (!rows.has(k)) indexOnly++;
     if (indexOnly) {
@@ -578,6 +601,7 @@ export class IndexService {
     const old = this.index;
     this.quantization = storage;
     this.index = this.openIndex();
+    this.deletionsApplied = false;
     this.state = readState(this.stateFile);
     this.cache.clear();
     this.accuracy = null;

@@ -104,26 +104,39 @@ export class SnippetRepository {
       .pluck()
       .get() as string | undefined;
     const now = newest && newest > clock ? newest : clock;
-    const stmt = prepared(
-      this.db,
-      `INSERT OR IGNORE INTO snippets (text, text_hash, theme, quality_score, language, word_count, size_bytes,
+    const insert = (withId: boolean) =>
+      prepared(
+        this.db,
+        `INSERT OR IGNORE INTO snippets (${withId ? 'id, ' : ''}text, text_hash, theme, quality_score, language, word_count, size_bytes,
          source_title, source_url, job_id, metadata, index_pending, created_at, updated_at)
-       VALUES (@text, @text_hash, @theme, @quality_score, @language, @word_count, @size_bytes,
+       VALUES (${withId ? '@id, ' : ''}@text, @text_hash, @theme, @quality_score, @language, @word_count, @size_bytes,
          @source_title, @source_url, @job_id, @metadata, 1, @now, @now)`,
-    );
+      );
     const vector = prepared(
       this.db,
       'INSERT INTO snippet_embeddings (snippet_id, embedding, embedder_id) VALUES (?, ?, ?)',
     );
-    return this.db.transaction((rs: NewSnippet[]) =>
-      rs.map(({ embedding, embedder_id, ...r }) => {
-        const res = stmt.run({ ...r, now });
+    // A deleted id is never given again (migration 11): the first row goes above the floor
+    // when the newest snippets were deleted, the next ones follow it.
+    const floor = prepared(
+      this.db,
+      'SELECT high FROM snippet_id_floor WHERE high >= COALESCE((SELECT MAX(id) FROM snippets), 0)',
+    );
+    return this.db.transaction((rs: NewSnippet[]) => {
+      const high = floor.pluck().get() as number | undefined;
+      let next = high === undefined ? null : high + 1;
+      return rs.map(({ embedding, embedder_id, ...r }) => {
+        const res =
+          next === null
+            ? insert(false).run({ ...r, now })
+            : insert(true).run({ ...r, now, id: next });
         if (res.changes !== 1) return null;
+        next = null;
         const id = Number(res.lastInsertRowid);
         if (embedding) vector.run(id, embedding, embedder_id);
         return id;
-      }),
-    )(rows);
+      });
+    })(rows);
   }
 
   findById(id: number): SnippetRow | undefined {
@@ -746,8 +759,33 @@ export class SnippetRepository {
     }[];
   }
 
+  /** Deletes the rows and records them in vector_deletions, in one transaction. */
   deleteByIds(ids: readonly number[]): number {
     const stmt = this.db.prepare('DELETE FROM snippets WHERE id = ?');
-    return this.db.transaction(() => ids.reduce((n, id) => n + stmt.run(id).changes, 0))();
+    const journal = this.db.prepare('INSERT INTO vector_deletions (key) VALUES (?)');
+    return this.db.transaction(() =>
+      ids.reduce((n, id) => {
+        const changes = stmt.run(id).changes;
+        if (changes) journal.run(id);
+        return n + changes;
+      }, 0),
+    )();
+  }
+
+  /** The newest vector_deletions entry (0 when empty): a save started now holds those before. */
+  lastVectorDeletion(): number {
+    return Number(
+      this.db.prepare('SELECT COALESCE(MAX(seq), 0) FROM vector_deletions').pluck().get(),
+    );
+  }
+
+  /** Keys of snippets deleted since the last index save. */
+  vectorDeletions(): number[] {
+    return this.db.prepare('SELECT DISTINCT key FROM vector_deletions').pluck().all() as number[];
+  }
+
+  /** Forgets the deletions up to `seq`: a saved index no longer holds their vectors. */
+  forgetVectorDeletions(seq: number): void {
+    this.db.prepare('DELETE FROM vector_deletions WHERE seq <= ?').run(seq);
   }
 }

@@ -26,8 +26,14 @@ export function fsyncFile(file: string): void {
 /** Writes a file so that readers see the old content or the new, never a half-written one. */
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-  fs.writeFileSync(tmp, data);
-  fsyncFile(tmp);
-  fs.renameSync(tmp, file);
+  try {
+    fs.writeFileSync(tmp, data);
+    fsyncFile(tmp);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    // A full disk: the partial temp file would hold the space the next try needs.
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
   fsyncDir(path.dirname(file));
 }

@@ -3,7 +3,7 @@ import type { IndexRequest } from './index-worker.js';
 import { savedBytes, type DamagedCopy } from './index-files.js';
 import { KeySet } from './key-set.js';
 import { startPool } from './recall.js';
-import { VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
+import { DISK_FULL_MARK, VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
 
 /**
  * The vector index seen from the server's thread: usearch lives on its own worker thread
@@ -177,6 +177,8 @@ export class IndexClient {
       return r.savedAt;
     } catch (e) {
       this.dirty = true;
+      if (e instanceof Error && e.message.includes(DISK_FULL_MARK))
+        Object.assign(e, { code: 'ENOSPC' });
       throw e;
     }
   }

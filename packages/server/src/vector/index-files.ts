@@ -249,6 +249,17 @@ export function removeGenerations(dir: string, keep: number, below = false): voi
   }
 }
 
+/**
+ * Removes the temp files of saves a crash cut (writeFileAtomic's `<name>.tmp-<pid>-<time>` of
+ * the keys and the manifest): never read, they would stay forever. Only at open, when no save
+ * runs; state.json's are left alone (the server's thread writes it).
+ */
+export function removeLeftovers(dir: string): void {
+  for (const f of safeReaddir(dir))
+    if (/^(index-\d+\.(usearch|keys)|manifest\.json)\.tmp-\d+-\d+$/.test(f))
+      fs.rmSync(path.join(dir, f), { force: true });
+}
+
 /** Bytes on disk of one saved generation. */
 export function savedBytes(dir: string, generation: number): number {
   let total = 0;

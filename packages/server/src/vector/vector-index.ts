@@ -13,6 +13,7 @@ import {
   readIndexManifest,
   readKeys,
   removeGenerations,
+  removeLeftovers,
   savedBytes,
   type DamagedCopy,
   type IndexFileKind,
@@ -128,6 +129,7 @@ export class VectorIndex {
     options: IndexOptions = {},
   ): { index: VectorIndex; reset: string | null; damaged: DamagedCopy | null } {
     fs.mkdirSync(dir, { recursive: true });
+    removeLeftovers(dir);
     const vi = new VectorIndex(dir, dimension, options);
     let generation = 0;
     try {
@@ -308,6 +310,24 @@ export class VectorIndex {
    */
   save(): { savedAt: string; generation: number } {
     const gen = this.generation + 1;
+    try {
+      return this.saveAs(gen);
+    } catch (e) {
+      // The manifest still names the previous generation; the new one's partial files would
+      // only hold space (on a full disk, the space the next try needs).
+      for (const kind of ['usearch', 'keys'] as const)
+        fs.rmSync(this.file(kind, gen), { force: true });
+      const free = freeBytes(this.dir);
+      if (free !== null && free < DISK_FULL_BYTES)
+        throw new Error(
+          `Saving the vector index to ${this.dir} failed: ${DISK_FULL_MARK} (${free} bytes free); the previous save is kept`,
+          { cause: e },
+        );
+      throw e;
+    }
+  }
+
+  private saveAs(gen: number): { savedAt: string; generation: number } {
     const keys = this.keySet.toArray();
     let usearchFacts;
     if (keys.length > 0) {
@@ -340,6 +360,24 @@ export class VectorIndex {
   /** Bytes on disk of the current generation. */
   diskBytes(): number {
     return savedBytes(this.dir, this.generation);
+  }
+}
+
+/**
+ * In the message of a save that failed on a full disk: errors cross the index's thread as
+ * name and message only, so IndexClient gives them back their ENOSPC code by it.
+ */
+export const DISK_FULL_MARK = 'the disk holding it is full';
+
+/** Under this much free space a failed save is put down to a full disk. */
+const DISK_FULL_BYTES = 1 << 20;
+
+function freeBytes(dir: string): number | null {
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return null;
   }
 }
 

@@ -286,4 +286,23 @@ END;
 CREATE TABLE IF NOT EXISTS store_probe (id INTEGER PRIMARY KEY, at TEXT NOT NULL);
 `,
   },
+  {
+    id: 11,
+    name: 'vector_deletions_snippet_id_floor',
+    // vector_deletions: snippets deleted since the last index save, recorded with the rows'
+    // deletion: a crash before the next save leaves their vectors in the saved index, and the
+    // start removes them (IndexService.reconcile) instead of reporting them as orphans. Emptied
+    // after each save. snippet_id_floor: the highest snippet id ever deleted. SQLite gives a new
+    // row the highest id + 1, so deleting the newest snippet let the next one take its id (and
+    // its vector key); insertMany starts above the floor instead.
+    sql: `
+CREATE TABLE IF NOT EXISTS vector_deletions (seq INTEGER PRIMARY KEY, key INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS snippet_id_floor (one INTEGER PRIMARY KEY CHECK (one = 1), high INTEGER NOT NULL);
+INSERT OR IGNORE INTO snippet_id_floor (one, high) VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS snippets_id_floor AFTER DELETE ON snippets
+  WHEN old.id > (SELECT high FROM snippet_id_floor) BEGIN
+  UPDATE snippet_id_floor SET high = old.id;
+END;
+`,
+  },
 ];
