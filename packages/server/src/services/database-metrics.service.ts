@@ -13,6 +13,7 @@ import { prepared, type Db } from '../store/db.js';
 import type { SnippetStorage, SnippetStorageTask } from '../store/snippet-storage.worker.js';
 import { startPool } from '../vector/recall.js';
 import type { IndexService } from './index.service.js';
+import { freeBytes } from '../lib/free-bytes.js';
 
 const MB = 1024 * 1024;
 /** The panel is polled every few seconds: an unreachable Redis must not hold it longer. */
@@ -314,16 +315,6 @@ function fileBytes(file: string): number {
     return fs.statSync(file).size;
   } catch {
     return 0;
-  }
-}
-
-/** Free bytes an unprivileged process may use on the file system of `dir`. */
-function freeBytes(dir: string): number | null {
-  try {
-    const s = fs.statfsSync(dir);
-    return s.bavail * s.bsize;
-  } catch {
-    return null;
   }
 }
 

@@ -20,6 +20,7 @@ import {
   type IndexManifest,
 } from './index-files.js';
 import { KeySet } from './key-set.js';
+import { freeBytes } from '../lib/free-bytes.js';
 
 const { Index, MetricKind, ScalarKind } = usearch;
 type UIndex = InstanceType<typeof Index>;
@@ -371,15 +372,6 @@ export const DISK_FULL_MARK = 'the disk holding it is full';
 
 /** Under this much free space a failed save is put down to a full disk. */
 const DISK_FULL_BYTES = 1 << 20;
-
-function freeBytes(dir: string): number | null {
-  try {
-    const s = fs.statfsSync(dir);
-    return s.bavail * s.bsize;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Asks for k (4k with a filter) candidates, then 4 times more until k pass the filter or the

@@ -3,7 +3,7 @@ import { fuzzAll, fuzzFigure, fuzzServer, type FuzzServer } from './openapi-fuzz
 import { report } from './report.js';
 
 // A new seed each run, printed in the figure: a failure is replayed by setting SEED to it.
-const SEED = Math.floor(Math.random() * 2 ** 31);
+const SEED = Number(process.env.SEED) || Math.floor(Math.random() * 2 ** 31);
 const RUNS = 300;
 
 let f: FuzzServer;
