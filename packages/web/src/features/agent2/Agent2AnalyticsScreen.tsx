@@ -150,12 +150,52 @@ function ThemesPanel({ themes }: { themes: ThemeStat[] }) {
   );
 }
 
+type GenerationRow = { label: string; successRate: number | null; meanOriginality: number | null };
+
+/** One per-generation figure over time, in its panel, from 0 to `max`. */
+function GenerationLine({
+  title,
+  subtitle,
+  rows,
+  withDots,
+  max,
+  tickFormatter,
+  valueFormatter,
+  series,
+}: {
+  title: string;
+  subtitle: string;
+  rows: GenerationRow[];
+  withDots: boolean;
+  max: number;
+  tickFormatter: (v: number) => string;
+  valueFormatter: (v: number) => string;
+  series: { name: keyof GenerationRow; label: string; color: string };
+}) {
+  return (
+    <InsightPanel title={title} subtitle={`${subtitle}. ${INSIGHTS_MESSAGES.liveNote}`}>
+      <LineChart
+        h={CHART_HEIGHT}
+        data={rows}
+        dataKey="label"
+        withDots={withDots}
+        connectNulls
+        curveType="monotone"
+        yAxisProps={{ domain: [0, max], width: 40, tickFormatter }}
+        xAxisProps={{ minTickGap: 16 }}
+        valueFormatter={valueFormatter}
+        series={[series]}
+      />
+    </InsightPanel>
+  );
+}
+
 /** Agent 2 Analytics (issue 12): success, score distribution, themes and originality. */
 export function Agent2AnalyticsScreen() {
   const lab = useLab();
   const { state } = lab;
   const stats = useMemo(() => experienceStats(state.babies), [state.babies]);
-  const rows = useMemo(
+  const rows = useMemo<GenerationRow[]>(
     () =>
       generationRows(state).map((r) => ({
         label: r.label,
@@ -199,23 +239,16 @@ export function Agent2AnalyticsScreen() {
 
       <Grid gap="md" align="stretch">
         <Grid.Col span={{ base: 12, lg: 6 }}>
-          <InsightPanel
+          <GenerationLine
             title={M.successTitle}
-            subtitle={`${M.successSubtitle}. ${INSIGHTS_MESSAGES.liveNote}`}
-          >
-            <LineChart
-              h={CHART_HEIGHT}
-              data={rows}
-              dataKey="label"
-              withDots={withDots}
-              connectNulls
-              curveType="monotone"
-              yAxisProps={{ domain: [0, 100], width: 40, tickFormatter: axisPercent }}
-              xAxisProps={{ minTickGap: 16 }}
-              valueFormatter={(v) => `${decimal(v, 1)}%`}
-              series={[{ name: 'successRate', label: M.successRate, color: 'blue.5' }]}
-            />
-          </InsightPanel>
+            subtitle={M.successSubtitle}
+            rows={rows}
+            withDots={withDots}
+            max={100}
+            tickFormatter={axisPercent}
+            valueFormatter={(v) => `${decimal(v, 1)}%`}
+            series={{ name: 'successRate', label: M.successRate, color: 'blue.5' }}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 6 }}>
           <ScoreHistogram buckets={stats.histogram} total={stats.total} />
@@ -224,23 +257,16 @@ export function Agent2AnalyticsScreen() {
           <ThemesPanel themes={stats.themes} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 6 }}>
-          <InsightPanel
+          <GenerationLine
             title={M.originalityTitle}
-            subtitle={`${M.originalitySubtitle}. ${INSIGHTS_MESSAGES.liveNote}`}
-          >
-            <LineChart
-              h={CHART_HEIGHT}
-              data={rows}
-              dataKey="label"
-              withDots={withDots}
-              connectNulls
-              curveType="monotone"
-              yAxisProps={{ domain: [0, 1], width: 40, tickFormatter: axisDecimal }}
-              xAxisProps={{ minTickGap: 16 }}
-              valueFormatter={(v) => decimal(v, 3)}
-              series={[{ name: 'meanOriginality', label: M.meanOriginality, color: 'grape.5' }]}
-            />
-          </InsightPanel>
+            subtitle={M.originalitySubtitle}
+            rows={rows}
+            withDots={withDots}
+            max={1}
+            tickFormatter={axisDecimal}
+            valueFormatter={(v) => decimal(v, 3)}
+            series={{ name: 'meanOriginality', label: M.meanOriginality, color: 'grape.5' }}
+          />
         </Grid.Col>
       </Grid>
     </Stack>
