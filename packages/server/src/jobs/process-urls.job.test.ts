@@ -159,6 +159,20 @@ describe('eachLimited', () => {
     expect(seen).toEqual([1, 2]);
   });
 
+  it('runs each item exactly once when many lanes await a slow stop() over few items', async () => {
+    const items = Array.from({ length: 9 }, (_, i) => `item ${i}`);
+    const seen: (string | undefined)[] = [];
+    // stop() settles a macrotask later: after the first round every lane has passed the length
+    // check with one item left between them, and waits.
+    const slowStop = () => new Promise<boolean>((r) => setTimeout(() => r(false), 0));
+    await eachLimited(items, 8, slowStop, async (item) => {
+      seen.push(item);
+      await Promise.resolve();
+    });
+    expect(seen).not.toContain(undefined);
+    expect([...seen].sort()).toEqual([...items].sort());
+  });
+
   it('returns at once for no items', async () => {
     let calls = 0;
     await eachLimited([], 4, never, async () => void calls++);

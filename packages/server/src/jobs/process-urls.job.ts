@@ -58,7 +58,12 @@ export async function eachLimited<T>(
 ) {
   let next = 0;
   const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {
-    while (next < items.length && !(await stop())) await fn(items[next++]!);
+    // The index is taken after `stop()` settles: another lane may have taken the last item
+    // while this one awaited, so checking the length before the await is not enough.
+    while (next < items.length && !(await stop())) {
+      if (next >= items.length) return;
+      await fn(items[next++]!);
+    }
   });
   await Promise.all(lanes);
 }
