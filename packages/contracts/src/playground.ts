@@ -56,11 +56,21 @@ export const FetchUrlResponse = z.object({
 });
 export type FetchUrlResponse = z.infer<typeof FetchUrlResponse>;
 
+/**
+ * A source's link, stored with its snippets and shown by the console as a link: http(s) only, so
+ * no `javascript:` or `data:` URL can reach an href.
+ */
+export const HttpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }));
+
 export const SaveSegmentsRequest = z.object({
   title: z.string().trim().max(500).default(''),
   language: z.string().trim().max(10).default('en'),
   text: z.string(),
-  source_url: z.string().trim().max(2048).nullish(),
+  source_url: HttpUrl.nullish(),
   /** Wait for the job to finish (up to 120 s) and answer its result. */
   wait: z.boolean().default(false),
   priority: z.enum(JOB_PRIORITIES).default('normal'),

@@ -68,4 +68,25 @@ describe('save_segments run here', () => {
       Buffer.from(sent.segments[0]!.vector.buffer),
     );
   });
+
+  it('takes an http(s) source_url or none, and refuses javascript:, data: and other schemes', () => {
+    const parse = (source_url: unknown) =>
+      saveSegmentsJob.input.safeParse({ text: 't', source_url }).success;
+    for (const ok of ['https://notes.example/a?b=1', ' http://notes.example ', null, undefined]) {
+      expect(parse(ok), String(ok)).toBe(true);
+    }
+    for (const bad of [
+      'javascript:alert(1)',
+      'JavaScript:alert(document.cookie)',
+      ' javascript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+      'ftp://notes.example/',
+      'notes.example/page',
+      '',
+    ]) {
+      expect(parse(bad), bad).toBe(false);
+    }
+  });
 });

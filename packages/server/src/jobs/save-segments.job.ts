@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SaveSegmentsRequest } from '@adam/contracts';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome } from './define-job.js';
@@ -8,7 +9,8 @@ const SaveSegmentsInput = z.object({
   title: z.string().default(''),
   language: z.string().default('en'),
   text: z.string(),
-  source_url: z.string().nullish(),
+  // The request's own rule, so a job queued by any path stores an http(s) link or none.
+  source_url: SaveSegmentsRequest.shape.source_url,
 });
 export type SaveSegmentsInput = z.output<typeof SaveSegmentsInput>;
 
