@@ -20,6 +20,7 @@ import { registerCrossSiteGuard } from './cross-site.js';
 import { registerErrorHandler } from './errors.js';
 import { registerFaithfulTextGuard } from './faithful-text.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
+import { registerSecurityHeaders, withSecurityHeaders } from './security-headers.js';
 
 /**
  * The Fastify instance with what every route shares: zod schemas, the error mapping, the
@@ -40,12 +41,14 @@ export async function createHttpApp(opts: {
     bodyLimit: 2 * 1024 * 1024,
     // An empty list trusts no proxy: X-Forwarded-* are ignored.
     trustProxy: opts.trustProxy?.length ? opts.trustProxy : false,
-    frameworkErrors,
+    frameworkErrors: withSecurityHeaders(frameworkErrors),
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', documentSharedErrors);
+  // First: the hooks after it may answer at once (a refused write), with these headers too.
+  registerSecurityHeaders(app);
   registerErrorHandler(app);
   registerFaithfulTextGuard(app);
 
