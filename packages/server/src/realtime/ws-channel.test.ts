@@ -82,6 +82,8 @@ function makeHub(limits: RealtimeDeps['limits'] = {}) {
     metricsRefreshMs: () => 5000,
     getStats: () => ({ total_snippets: 3 }) as unknown as LiveStats,
     log: pino({ level: 'silent' }),
+    // The fake timers' clock: vi.advanceTimersByTimeAsync moves the per-socket limits' time too.
+    clock: () => Date.now(),
     limits,
   });
   hub.start();
@@ -94,6 +96,12 @@ async function connected(key = 'k1'): Promise<FakeSocket> {
   await vi.advanceTimersByTimeAsync(0);
   return s;
 }
+
+/** A client message as `ws` hands it over: a Buffer, not binary. */
+const say = (s: FakeSocket, text: string, times = 1) => {
+  for (let i = 0; i < times; i++) s.emit('message', Buffer.from(text), false);
+};
+const count = (s: FakeSocket, type: string) => s.types().filter((t) => t === type).length;
 
 const logRow = (message: string): LogRow => ({
   timestamp: new Date().toISOString(),
@@ -212,5 +220,72 @@ describe('RealtimeHub', () => {
     expect(s.sent.at(-1)).toMatchObject({ type: 'metrics.update', cpuUsage: 1, memoryUsage: 2 });
     s.close();
     expect(vi.getTimerCount()).toBe(3); // keepalive, key check, drain check
+  });
+
+  it('answers a burst of request_update with one stats_update, and one more after the interval', async () => {
+    makeHub({ updateMinIntervalMs: 500, messagesPerSecond: 1000, messageBurst: 1000 });
+    const s = await connected();
+    say(s, '{"type":"request_update"}', 50);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(count(s, 'stats_update')).toBe(1);
+    // Asked again within the interval: answered once, at its end.
+    say(s, 'request_update', 50);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(count(s, 'stats_update')).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(count(s, 'stats_update')).toBe(2);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(count(s, 'stats_update')).toBe(2);
+  });
+
+  it('drops the messages past a socket’s rate, says so once, and lets the bucket refill', async () => {
+    makeHub({ messagesPerSecond: 10, messageBurst: 5 });
+    const s = await connected();
+    const other = await connected('k2');
+    say(s, '{"type":"ping"}', 20);
+    expect(count(s, 'pong')).toBe(5);
+    expect(s.sent.filter((m) => m.type === 'error')).toEqual([
+      {
+        type: 'error',
+        message: 'Too many messages: at most 10 a second; the extra ones are dropped',
+        timestamp: expect.any(String),
+      },
+    ]);
+    // Another socket has its own bucket.
+    say(other, '{"type":"ping"}', 5);
+    expect(count(other, 'pong')).toBe(5);
+    // 300 ms refill 3 messages; a second refills the whole burst, no more.
+    await vi.advanceTimersByTimeAsync(300);
+    say(s, '{"type":"ping"}', 5);
+    expect(count(s, 'pong')).toBe(8);
+    await vi.advanceTimersByTimeAsync(10_000);
+    say(s, '{"type":"ping"}', 20);
+    expect(count(s, 'pong')).toBe(13);
+    expect(hub!.stats().client_messages_refused).toBe(15 + 2 + 15);
+    expect(s.closedWith).toBeNull();
+  });
+
+  it('closes a socket that keeps flooding with 1008, and not one that sent a single burst', async () => {
+    makeHub({ messagesPerSecond: 20, messageBurst: 40, floodCloseMs: 5000, floodGapMs: 1000 });
+    const flood = await connected();
+    const burst = await connected('k2');
+    say(burst, '{"type":"ping"}', 200);
+    // Past the burst at once, then 100 messages a second (five times the rate) for 4.9 s.
+    say(flood, 'request_update', 50);
+    for (let t = 100; t < 5000; t += 100) {
+      await vi.advanceTimersByTimeAsync(100);
+      say(flood, 'request_update', 10);
+    }
+    expect(flood.closedWith).toBeNull();
+    await vi.advanceTimersByTimeAsync(100);
+    say(flood, 'request_update', 10);
+    expect(flood.closedWith).toEqual({ code: 1008, reason: 'Too many messages: over 20 a second' });
+    expect(hub!.stats().clients).toBe(1);
+    // Later messages of the closed socket cost nothing and answer nothing.
+    const sent = flood.sent.length;
+    say(flood, 'request_update', 10);
+    expect(flood.sent.length).toBe(sent);
+    expect(burst.closedWith).toBeNull();
+    expect(count(burst, 'pong')).toBe(40);
   });
 });

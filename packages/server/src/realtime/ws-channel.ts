@@ -21,8 +21,10 @@ import type { HealthService } from '../services/health.service.js';
 import type { LogRow } from '../store/log.repository.js';
 import type { BusEventName, BusEvents, EventBus } from '../lib/event-bus.js';
 
-/** Refused keys close with the contract's WS_CLOSE_*; these two are the protocol's own. */
+/** Refused keys close with the contract's WS_CLOSE_*; these three are the protocol's own. */
 const CLOSE_GOING_AWAY = 1001;
+/** Policy violation: what a socket that keeps flooding the channel is closed with. */
+export const CLOSE_POLICY_VIOLATION = 1008;
 const CLOSE_INTERNAL_ERROR = 1011;
 
 /**
@@ -70,6 +72,22 @@ export interface ChannelLimits {
   drainCheckMs: number;
   /** On shutdown, sockets that have not finished the close handshake by then are cut. */
   closeGraceMs: number;
+  /** Client messages a socket may send per second, on average (its token bucket's refill). */
+  messagesPerSecond: number;
+  /** How many client messages a socket may send at once (its token bucket's size). */
+  messageBurst: number;
+  /**
+   * A socket over its rate for this long (a message refused at least once every floodGapMs) is
+   * flooding and is closed with 1008.
+   */
+  floodCloseMs: number;
+  /** A pause this long without a refused message ends a flood. */
+  floodGapMs: number;
+  /**
+   * A socket gets at most one stats_update per this period for its request_update: one asked
+   * sooner is answered at the end of the period, and those asked meanwhile share that answer.
+   */
+  updateMinIntervalMs: number;
 }
 
 const DEFAULT_LIMITS: ChannelLimits = {
@@ -80,6 +98,14 @@ const DEFAULT_LIMITS: ChannelLimits = {
   statsPushMs: 1000,
   drainCheckMs: 250,
   closeGraceMs: 1000,
+  // The console sends a request_update per refresh tick (1 s at the fastest) and an occasional
+  // ping: 20 a second is ten times that, and a burst of 40 covers a reconnect and quick clicks.
+  // Beyond it a message is dropped before it is even decoded, so a flood costs the server little.
+  messagesPerSecond: 20,
+  messageBurst: 40,
+  floodCloseMs: 5000,
+  floodGapMs: 1000,
+  updateMinIntervalMs: 500,
 };
 
 /** What the hub needs of a socket (a `ws` WebSocket; a fake one in unit tests). */
@@ -108,6 +134,8 @@ export interface RealtimeDeps {
   log: Logger;
   /** Clock for key expiry (the auth service's). */
   now?: () => number;
+  /** Monotonic milliseconds for the per-socket limits; performance.now unless a test fakes it. */
+  clock?: () => number;
   limits?: Partial<ChannelLimits>;
   /** Origins besides the server's own whose pages may open the socket (ADAM_ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
@@ -124,6 +152,17 @@ interface Client {
   dropped: number;
   logSecond: number;
   logCount: number;
+  /** The socket's token bucket: messages it may still send now, refilled since `tokensAt`. */
+  tokens: number;
+  tokensAt: number;
+  /** When the current flood began and when its last message was refused (null: no flood). */
+  floodSince: number | null;
+  lastRefusedAt: number;
+  /** A stats_update waiting or being gathered for this socket, and when the last one began. */
+  updatePending: boolean;
+  updateTimer: NodeJS.Timeout | null;
+  lastUpdateAt: number;
+  refused: number;
 }
 
 /**
@@ -171,6 +210,7 @@ export class RealtimeHub {
   private lastStatsPush = 0;
   private sent = 0;
   private droppedTotal = 0;
+  private refusedTotal = 0;
   private closed = false;
 
   constructor(private readonly deps: RealtimeDeps) {
@@ -178,6 +218,7 @@ export class RealtimeHub {
   }
 
   private now = (): number => (this.deps.now ?? Date.now)();
+  private clock = (): number => (this.deps.clock ?? performance.now.bind(performance))();
 
   start(): void {
     const { bus } = this.deps;
@@ -210,11 +251,17 @@ export class RealtimeHub {
     this.deps.health?.register('realtime', () => ({ status: 'healthy', details: this.stats() }));
   }
 
-  stats(): { clients: number; messages_sent: number; messages_dropped: number } {
+  stats(): {
+    clients: number;
+    messages_sent: number;
+    messages_dropped: number;
+    client_messages_refused: number;
+  } {
     return {
       clients: this.clients.size,
       messages_sent: this.sent,
       messages_dropped: this.droppedTotal,
+      client_messages_refused: this.refusedTotal,
     };
   }
 
@@ -257,6 +304,14 @@ export class RealtimeHub {
       dropped: 0,
       logSecond: 0,
       logCount: 0,
+      tokens: this.limits.messageBurst,
+      tokensAt: this.clock(),
+      floodSince: null,
+      lastRefusedAt: 0,
+      updatePending: false,
+      updateTimer: null,
+      lastUpdateAt: -Infinity,
+      refused: 0,
     };
     this.clients.add(client);
     socket.on('pong', () => (client.alive = true));
@@ -286,6 +341,7 @@ export class RealtimeHub {
     if (this.statsTimer) clearTimeout(this.statsTimer);
     this.statsTimer = null;
     const sockets = [...this.clients].map((c) => c.socket);
+    for (const c of this.clients) if (c.updateTimer) clearTimeout(c.updateTimer);
     this.clients.clear();
     await Promise.all(
       sockets.map(
@@ -311,6 +367,8 @@ export class RealtimeHub {
 
   private receive(client: Client, data: unknown, isBinary: boolean): void {
     client.alive = true;
+    // First, before the message is decoded: a flood must cost as little as possible.
+    if (!this.admit(client)) return;
     if (this.now() >= client.expiresAt) {
       this.end(client, WS_CLOSE_UNAUTHORIZED, 'API key expired');
       return;
@@ -342,8 +400,62 @@ export class RealtimeHub {
     }
   }
 
+  /**
+   * The socket's token bucket: true if the message may be handled. A refused message is dropped
+   * and counted; the first of a flood is answered once with an error, and a socket still
+   * flooding after floodCloseMs is closed with 1008.
+   */
+  private admit(c: Client): boolean {
+    const { messagesPerSecond, messageBurst, floodCloseMs, floodGapMs } = this.limits;
+    const t = this.clock();
+    c.tokens = Math.min(messageBurst, c.tokens + ((t - c.tokensAt) * messagesPerSecond) / 1000);
+    c.tokensAt = t;
+    if (c.tokens >= 1) {
+      c.tokens -= 1;
+      return true;
+    }
+    c.refused++;
+    this.refusedTotal++;
+    if (c.floodSince === null || t - c.lastRefusedAt > floodGapMs) {
+      c.floodSince = t;
+      this.send(
+        c,
+        serverMessage('error', {
+          message: `Too many messages: at most ${messagesPerSecond} a second; the extra ones are dropped`,
+        }),
+      );
+    }
+    c.lastRefusedAt = t;
+    if (t - c.floodSince >= floodCloseMs) {
+      this.deps.log.warn(
+        { component: 'realtime' },
+        `Realtime socket closed for flooding (${c.refused} messages dropped)`,
+      );
+      this.end(c, CLOSE_POLICY_VIOLATION, `Too many messages: over ${messagesPerSecond} a second`);
+    }
+    return false;
+  }
+
+  /**
+   * Coalesces request_update: at most one stats_update pending per socket (more requests meanwhile
+   * are dropped, that one answers them) and at most one per updateMinIntervalMs.
+   */
+  private requestUpdate(c: Client): void {
+    if (c.updatePending) return;
+    c.updatePending = true;
+    const run = () => {
+      c.updateTimer = null;
+      c.lastUpdateAt = this.clock();
+      void this.sendStats(c, 'stats_update').finally(() => (c.updatePending = false));
+    };
+    const wait = c.lastUpdateAt + this.limits.updateMinIntervalMs - this.clock();
+    if (wait <= 0) return run();
+    c.updateTimer = setTimeout(run, wait);
+    c.updateTimer.unref();
+  }
+
   private readonly answer: ClientHandlers = {
-    request_update: (client) => void this.sendStats(client, 'stats_update'),
+    request_update: (client) => this.requestUpdate(client),
     // Browsers cannot send protocol pings; this lets the console measure the round trip.
     ping: (client) => this.send(client, serverMessage('pong', {})),
   };
@@ -487,6 +599,8 @@ export class RealtimeHub {
 
   private remove(c: Client): boolean {
     if (!this.clients.delete(c)) return false;
+    if (c.updateTimer) clearTimeout(c.updateTimer);
+    c.updateTimer = null;
     if (this.clients.size === 0) this.stopMetrics();
     return true;
   }
