@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { FetchError } from './fetch-error.js';
+import { assertMarkupBounded } from './markup-bounds.js';
 import { describeRule } from './rules.js';
 import type { FetchResult } from './safe-fetcher.js';
 
@@ -66,6 +67,7 @@ export function extractContent(
   rule?: ExtractRule | null,
 ): ExtractResult {
   assertRuleAllowsFetch(url, rule);
+  assertMarkupBounded(html, url);
   const { mode, warning } = ruleMode(rule);
   const warnings = warning ? [warning] : [];
   const doc = parseDocument(html, url);
