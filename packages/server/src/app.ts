@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { buildCore, VERSION, type CoreServices } from './core.js';
 import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
+import { registerRestoreGate } from './http/restore-gate.js';
 import { authRoutes } from './http/auth.routes.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { databaseMetricsRoutes } from './http/database-metrics.routes.js';
@@ -175,6 +176,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     lockMs: config.workerLockMs,
   });
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
+  backups.holdDuringRestore({
+    what: 'jobs',
+    pause: () => queue.pause(),
+    resume: (r) => queue.resume(r),
+  });
   built.jobs = jobs;
   models.start();
   const sources = new SourceService({
@@ -267,6 +273,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(
     async (api) => {
       registerAuthGuard(api, auth);
+      registerRestoreGate(api, backups);
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
       await api.register(settingsRoutes(settings));
       await api.register(systemRoutes({ health, settings, auth, metrics, version: VERSION }));

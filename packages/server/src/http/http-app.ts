@@ -21,6 +21,7 @@ import { registerErrorHandler } from './errors.js';
 import { registerFaithfulTextGuard } from './faithful-text.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { registerSecurityHeaders, withSecurityHeaders } from './security-headers.js';
+import { closedDuringRestore } from './restore-gate.js';
 
 /**
  * The Fastify instance with what every route shares: zod schemas, the error mapping, the
@@ -91,8 +92,9 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Adds to an API route's documented answers the errors the shared layers give before its
  * handler runs, so the OpenAPI document lists every status a client can get (the schema fuzzing
- * checks it): 400 a malformed URL or body, 401 no valid key, 403 a cross-site write, 413 and 415
- * a body too large or not JSON, 414 a path parameter too long, 422 a field refused.
+ * checks it): 400 a malformed URL or body, 401 no valid key, 403 a cross-site write, 409 a write
+ * during a restore, 413 and 415 a body too large or not JSON, 414 a path parameter too long, 422
+ * a field refused.
  */
 function documentSharedErrors(route: RouteOptions): void {
   if (!route.url.startsWith('/api/') || !route.schema || route.schema.hide) return;
@@ -101,6 +103,7 @@ function documentSharedErrors(route: RouteOptions): void {
   const statuses = [400];
   if (!route.config?.public || route.config.readsKey) statuses.push(401);
   if (takesBody) statuses.push(403, 413, 415, 422);
+  if (methods.some((m) => closedDuringRestore(m, route.url))) statuses.push(409);
   if (route.url.includes(':')) statuses.push(414);
   if (route.schema.params || route.schema.querystring || route.schema.body) statuses.push(422);
   const response = (route.schema.response ?? {}) as Record<string | number, unknown>;

@@ -21,6 +21,8 @@ interface Slot {
   stopping: boolean;
   wake: (() => void) | null;
   loop: Promise<void>;
+  /** The run of the job it holds now, settled when that run ends (a restore waits for it). */
+  job: Promise<unknown>;
 }
 
 /**
@@ -35,6 +37,8 @@ export class EmbeddedQueue implements QueueDriver {
   private readonly slots = new Map<string, Slot>();
   private seq = 0;
   private closed = false;
+  /** A restore runs: workers claim nothing. */
+  private paused = false;
 
   constructor(
     private readonly deps: {
@@ -72,6 +76,7 @@ export class EmbeddedQueue implements QueueDriver {
         stopping: false,
         wake: null,
         loop: Promise.resolve(),
+        job: Promise.resolve(),
       };
       this.slots.set(id, slot);
       slot.loop = this.run(slot);
@@ -92,6 +97,18 @@ export class EmbeddedQueue implements QueueDriver {
     for (const s of slots) this.slots.delete(s.id);
     this.deps.log.info({ component: 'queue' }, `Workers stopped (${slots.length})`);
     this.deps.bus.emit('workers.changed', { running: this.slots.size });
+  }
+
+  /** No worker claims a job from now on; resolves once the jobs they hold have ended. */
+  async pause(): Promise<void> {
+    this.paused = true;
+    await Promise.all([...this.slots.values()].map((s) => s.job.catch(() => undefined)));
+  }
+
+  /** Claims read the rows afresh: a restore's new rows need nothing more. */
+  async resume(): Promise<void> {
+    this.paused = false;
+    this.notify();
   }
 
   async close(): Promise<void> {
@@ -131,7 +148,9 @@ export class EmbeddedQueue implements QueueDriver {
 
   private async run(slot: Slot): Promise<void> {
     while (!slot.stopping) {
-      const row = this.deps.jobs.claimNext(slot.id, new Date().toISOString(), this.deps.types);
+      const row = this.paused
+        ? undefined
+        : this.deps.jobs.claimNext(slot.id, new Date().toISOString(), this.deps.types);
       if (!row) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, IDLE_POLL_MS);
@@ -146,7 +165,9 @@ export class EmbeddedQueue implements QueueDriver {
       slot.status = 'busy';
       slot.current = row.id;
       try {
-        const outcome = await this.execute(row, slot);
+        const run = this.execute(row, slot);
+        slot.job = run;
+        const outcome = await run;
         if (outcome === 'failed') slot.failed++;
         else if (outcome === 'completed') slot.processed++;
       } catch (e) {

@@ -9,6 +9,13 @@ export interface QueueDriver {
   submit(jobId: number): void;
   /** A job row was just cancelled: stop its work wherever it runs. */
   cancel(jobId: number): void;
+  /**
+   * A restore begins: from this call on no job starts and no result is recorded (set before
+   * the first await); resolves once no job runs here any more.
+   */
+  pause(): Promise<void>;
+  /** Takes jobs again; `restored`: the job rows were replaced, so what waits is read from them again. */
+  resume(restored: boolean): Promise<void>;
   start(count: number): Promise<void> | void;
   stop(): Promise<void>;
   status():

@@ -41,6 +41,10 @@ export class RedisQueue implements QueueDriver {
   /** BullMQ's global events: how the server hears of a job that stalled or failed in Redis. */
   private readonly events: QueueEvents;
   private consuming: Promise<void> | null = null;
+  /** The worker result being stored now (a restore waits for it). */
+  private handling: Promise<void> = Promise.resolve();
+  /** While a restore runs: results wait on their list until `resume` is called. */
+  private paused: { resumed: Promise<void>; resume: () => void } | null = null;
   private closing = false;
   /** When the connection to Redis was lost (null while connected). */
   private lostAt: number | null = null;
@@ -290,8 +294,45 @@ export class RedisQueue implements QueueDriver {
     this.forget(row.id, true);
   }
 
+  /**
+   * No worker, here or elsewhere, takes a job (BullMQ's global pause) and no result is stored
+   * (they wait on their list) until `resume`. The pause of BullMQ is bounded: with Redis down no
+   * worker takes a job either, and results are held here all the same.
+   */
+  async pause(): Promise<void> {
+    if (!this.paused) {
+      let resume!: () => void;
+      const resumed = new Promise<void>((r) => (resume = r));
+      this.paused = { resumed, resume };
+    }
+    const local = this.deps.local.pause();
+    await settles(this.queue.pause(), 3000);
+    await this.handling.catch(() => undefined);
+    await local;
+  }
+
+  /**
+   * Takes jobs again. After a restore, what waits in BullMQ was queued from the replaced rows:
+   * it is drained and the restored pending jobs are queued anew.
+   */
+  async resume(restored: boolean): Promise<void> {
+    try {
+      if (restored) {
+        await this.queue.drain(true);
+        for (const row of this.deps.jobs.listByStatusAndType(['pending'], DISTRIBUTED_JOB_TYPES))
+          await this.enqueue(row.id);
+      }
+      await settles(this.queue.resume(), 3000);
+    } finally {
+      this.paused?.resume();
+      this.paused = null;
+      await this.deps.local.resume();
+    }
+  }
+
   private async consume(): Promise<void> {
     while (!this.closing) {
+      if (this.paused) await this.paused.resumed;
       let raw: string | null = null;
       try {
         raw = await this.blocking.blmove(RESULTS, RESULTS_PROCESSING, 'LEFT', 'RIGHT', 1);
@@ -302,8 +343,11 @@ export class RedisQueue implements QueueDriver {
         continue;
       }
       if (!raw) continue;
+      // Taken as a restore began: stored after it, against the restored rows.
+      if (this.paused) await this.paused.resumed;
       try {
-        await this.handle(JSON.parse(raw) as WorkerMessage);
+        this.handling = this.handle(JSON.parse(raw) as WorkerMessage);
+        await this.handling;
       } catch (e) {
         this.deps.log.error({ component: 'queue', err: e }, 'A worker result could not be stored');
       }
@@ -463,6 +507,7 @@ export class RedisQueue implements QueueDriver {
 
   async close(): Promise<void> {
     this.closing = true;
+    this.paused?.resume(); // the consumer loop ends rather than wait for a resume
     for (const c of this.children) c.kill('SIGTERM');
     const exits = [...this.children].map(
       (c) => new Promise<void>((r) => (c.exitCode !== null ? r() : c.once('exit', () => r()))),

@@ -15,10 +15,13 @@ import {
   type GeneralSettings,
   type RestoreResult,
 } from '@adam/contracts';
-import { Conflict, NotFound, Unprocessable } from '../lib/errors.js';
+import { AppError, Conflict, NotFound, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
+import { ActivityRepository } from '../store/activity.repository.js';
 import { migrate, type Db } from '../store/db.js';
+import { IdFloorRepository, type IdFloors } from '../store/id-floor.repository.js';
+import { JobRepository } from '../store/job.repository.js';
 import { migrations } from '../store/migrations/index.js';
 import {
   integrityProblems,
@@ -40,6 +43,33 @@ const INDEX_DIR = 'index';
 const RESTORE_SCRATCH = '.restore';
 /** A manifest lists a handful of files: anything this large is not one, and is not read. */
 const MAX_MANIFEST_BYTES = 1048576;
+/** What a client refused during a backup or restore is told to wait: most take seconds. */
+export const RESTORE_RETRY_AFTER_SECONDS = 5;
+/** How long a restore waits for what it pauses (a cancelled job stopping, a write ending). */
+const PAUSE_TIMEOUT_MS = 30_000;
+/** The error of a job a restore found processing in the backup: its work cannot resume. */
+export const INTERRUPTED_BY_RESTORE = 'interrupted by restore';
+
+/** A call refused because a restore is replacing the data: 409, to be retried shortly. */
+export class RestoreRunning extends AppError {
+  constructor() {
+    super(409, 'A restore is running: try again in a moment', undefined, {
+      'retry-after': String(RESTORE_RETRY_AFTER_SECONDS),
+    });
+  }
+}
+
+/**
+ * Something that must stand still while a restore replaces the data: the job queue (no job
+ * starts or records results), the HTTP writes under way. `pause` stops new work at once (in the
+ * same synchronous step) and resolves when what was under way has ended; `resume` after the
+ * restore, `restored` telling whether the data was replaced.
+ */
+export interface RestoreParticipant {
+  what: string;
+  pause(): Promise<void> | void;
+  resume(restored: boolean): Promise<void> | void;
+}
 
 interface BackupServiceDeps {
   db: Db;
@@ -72,6 +102,7 @@ export class BackupService {
   private readonly now: () => number;
   private readonly scheduler: AutoBackupScheduler;
   private busy: 'backup' | 'restore' | null = null;
+  private readonly participants: RestoreParticipant[] = [];
   private current: Promise<unknown> | null = null;
   private closed = false;
 
@@ -86,6 +117,11 @@ export class BackupService {
       minutesToMs: deps.minutesToMs,
       now: this.now,
     });
+  }
+
+  /** `p` is paused before each restore replaces the data and resumed after (registration order). */
+  holdDuringRestore(p: RestoreParticipant): void {
+    this.participants.push(p);
   }
 
   /** What runs now, a backup or a restore, or null. */
@@ -221,9 +257,59 @@ export class BackupService {
    */
   async restore(rawId: string): Promise<RestoreResult> {
     const dir = this.backupDir(rawId);
+    return this.exclusive('restore', async () => {
+      // Checked and paused in one synchronous step: no job starts in between.
+      this.refuseIfBusy();
+      const pausing = this.participants.map((p) => p.pause());
+      let restored = false;
+      try {
+        await this.pausedOrRefuse(pausing);
+        // Again: a job a worker took just before the pause is told to the server meanwhile.
+        this.refuseIfBusy();
+        const result = await this.restoreNow(rawId, dir);
+        restored = true;
+        return result;
+      } finally {
+        for (const p of this.participants) {
+          await Promise.resolve()
+            .then(() => p.resume(restored))
+            .catch((e: unknown) =>
+              this.deps.log.error(
+                { component: 'backup', err: e },
+                `Resuming ${p.what} after the restore failed`,
+              ),
+            );
+        }
+      }
+    });
+  }
+
+  private refuseIfBusy(): void {
     const work = this.deps.busyWith?.();
     if (work) throw new Conflict(`Cannot restore while ${work}: wait for them or cancel them`);
-    return this.exclusive('restore', () => this.restoreNow(rawId, dir));
+  }
+
+  /** Waits for the participants to stand still; 409 if one does not within PAUSE_TIMEOUT_MS. */
+  private async pausedOrRefuse(pausing: (Promise<void> | void)[]): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<number>((resolve) => {
+      timer = setTimeout(() => resolve(-1), PAUSE_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      for (const [i, p] of pausing.entries()) {
+        if ((await Promise.race([Promise.resolve(p).then(() => i), late])) === -1) {
+          throw new AppError(
+            409,
+            `Cannot restore while ${this.participants[i]!.what} are still under way: try again in a moment`,
+            undefined,
+            { 'retry-after': String(RESTORE_RETRY_AFTER_SECONDS) },
+          );
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async restoreNow(id: string, dir: string): Promise<RestoreResult> {
@@ -232,10 +318,11 @@ export class BackupService {
     fs.rmSync(scratch, { recursive: true, force: true });
     const staged = path.join(scratch, INDEX_DIR);
     fs.mkdirSync(staged, { recursive: true });
+    let interrupted: number[] = [];
     try {
       const copy = path.join(scratch, DB_FILE);
       await fs.promises.copyFile(path.join(dir, DB_FILE), copy);
-      this.prepareCopy(id, copy, manifest.counts);
+      const unfinished = this.prepareCopy(id, copy, manifest.counts);
       for (const f of manifest.files) {
         if (!f.path.startsWith(`${INDEX_DIR}/`)) continue;
         await fs.promises.copyFile(path.join(dir, f.path), path.join(scratch, f.path));
@@ -253,6 +340,8 @@ export class BackupService {
       const install = await this.deps.index.replaceFiles(() => {
         const prepared = prepareInstall(staged, this.indexDir);
         try {
+          // Read in the same synchronous step as the swap: nothing is written in between.
+          const before = this.jobsBefore(unfinished);
           // The index's manifest goes in as the store transaction's last step.
           replaceDataFrom(this.deps.db, copy, (broken) => {
             if (broken.length) {
@@ -261,6 +350,7 @@ export class BackupService {
                 `Backup is inconsistent: ${broken.length} foreign key violation(s) in ${tables}`,
               );
             }
+            interrupted = this.settleJobs(before);
             prepared.commit();
           });
         } catch (e) {
@@ -274,6 +364,8 @@ export class BackupService {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
 
+    for (const jobId of interrupted)
+      this.deps.bus.emit('job_failed', { job_id: jobId, error: INTERRUPTED_BY_RESTORE });
     const reconcile = await this.deps.index.reconcile();
     for (const section of SETTINGS_SECTIONS) this.deps.bus.emit('settings.updated', { section });
     const counts = { ...tableCounts(this.deps.db), vectors: this.deps.index.size };
@@ -323,12 +415,38 @@ export class BackupService {
     return m;
   }
 
+  /** What the live store says before the swap about the jobs of the backup and the ids given. */
+  private jobsBefore(unfinished: number[]): JobsBefore {
+    return {
+      floors: new IdFloorRepository(this.deps.db).highest(),
+      cancelled: new JobRepository(this.deps.db).listCancelledAmong(unfinished),
+    };
+  }
+
+  /**
+   * The restored jobs made true to what happened since the backup, inside the swap's
+   * transaction: ids continue above every id given before (a link never opens another job);
+   * jobs cancelled since stay cancelled; jobs processing when the backup was taken end failed
+   * (their worker is gone and what they recorded after it is not restored), pending ones run
+   * again; feed entries lose their link to jobs that are not restored. Answers the ended jobs.
+   */
+  private settleJobs(before: JobsBefore): number[] {
+    const now = new Date().toISOString();
+    const jobs = new JobRepository(this.deps.db);
+    new IdFloorRepository(this.deps.db).raise(before.floors);
+    jobs.cancelAgain(before.cancelled, now);
+    const ended = jobs.failProcessing(INTERRUPTED_BY_RESTORE, now);
+    new ActivityRepository(this.deps.db).unlinkMissingJobs();
+    return ended;
+  }
+
   /**
    * Integrity check of the copied store and its counts against the manifest's, then brings it
-   * to this version's schema.
+   * to this version's schema. Answers the ids of its jobs not yet ended.
    */
-  private prepareCopy(id: string, file: string, expected: BackupCounts): void {
+  private prepareCopy(id: string, file: string, expected: BackupCounts): number[] {
     let counted: Omit<BackupCounts, 'vectors'>;
+    let unfinished: number[] = [];
     try {
       counted = withStoreFile(file, (copy) => {
         const problems = integrityProblems(copy);
@@ -337,6 +455,7 @@ export class BackupService {
           throw new Error('its schema is newer than this server');
         const counts = tableCounts(copy);
         migrate(copy, migrations);
+        unfinished = new JobRepository(copy).listUnfinishedIds();
         return counts;
       });
     } catch (e) {
@@ -352,6 +471,7 @@ export class BackupService {
         );
       }
     }
+    return unfinished;
   }
 
   /** The directory of a complete backup; 404 for anything else, malformed ids included. */
@@ -365,7 +485,16 @@ export class BackupService {
   }
 
   private async exclusive<T>(what: 'backup' | 'restore', fn: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new Conflict(`A ${this.busy} is already running: try again when it ends`);
+    if (this.busy) {
+      throw new AppError(
+        409,
+        `A ${this.busy} is already running: try again when it ends`,
+        undefined,
+        {
+          'retry-after': String(RESTORE_RETRY_AFTER_SECONDS),
+        },
+      );
+    }
     if (this.closed) throw new Conflict('The server is shutting down');
     this.busy = what;
     const p = fn();
@@ -408,6 +537,11 @@ export class BackupService {
 }
 
 // ---------------------------------------------------------------- helpers
+
+interface JobsBefore {
+  floors: IdFloors;
+  cancelled: { id: number; cancelled_at: string | null }[];
+}
 
 function formatId(ms: number): string {
   const d = new Date(ms);

@@ -22,6 +22,8 @@ class FakeQueue implements QueueDriver {
   cancel(id: number) {
     this.cancelled.push(id);
   }
+  async pause() {}
+  async resume() {}
   start() {}
   async stop() {}
   status() {

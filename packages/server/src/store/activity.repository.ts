@@ -24,6 +24,20 @@ export class ActivityRepository {
       .all(limit) as ActivityItem[];
   }
 
+  /**
+   * Drops the job link of entries whose job is not in `jobs`, or is a job created after the
+   * entry (an id given again before ids had a floor): after a restore, a link to a job the
+   * restore took away would open another job, or none. Answers how many lost their link.
+   */
+  unlinkMissingJobs(): number {
+    return this.db
+      .prepare(
+        `UPDATE activity SET job_id = NULL WHERE job_id IS NOT NULL AND NOT EXISTS
+           (SELECT 1 FROM jobs WHERE jobs.id = activity.job_id AND jobs.created_at <= activity.created_at)`,
+      )
+      .run().changes;
+  }
+
   /** Deletes all but the newest `keep` rows; answers how many went. */
   deleteAllButNewest(keep: number): number {
     return this.db

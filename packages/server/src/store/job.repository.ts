@@ -47,24 +47,71 @@ export class JobRepository {
     metadata: unknown;
   }): number {
     const now = new Date().toISOString();
+    // Above every id ever given (migration 12): never the id of a deleted or restored-away job.
     return Number(
-      this.db
-        .prepare(
-          `INSERT INTO jobs (type, status, priority, priority_rank, urls, input, filters, metadata, created_at, updated_at)
-           VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          j.type,
-          j.priority,
-          PRIORITY_RANK[j.priority],
-          JSON.stringify(j.urls),
-          JSON.stringify(j.input ?? {}),
-          JSON.stringify(j.filters ?? {}),
-          JSON.stringify(j.metadata ?? {}),
-          now,
-          now,
-        ).lastInsertRowid,
+      prepared(
+        this.db,
+        `INSERT INTO jobs (id, type, status, priority, priority_rank, urls, input, filters, metadata, created_at, updated_at)
+         VALUES ((SELECT MAX(COALESCE((SELECT MAX(id) FROM jobs), 0), high) + 1 FROM job_id_floor),
+           ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        j.type,
+        j.priority,
+        PRIORITY_RANK[j.priority],
+        JSON.stringify(j.urls),
+        JSON.stringify(j.input ?? {}),
+        JSON.stringify(j.filters ?? {}),
+        JSON.stringify(j.metadata ?? {}),
+        now,
+        now,
+      ).lastInsertRowid,
     );
+  }
+
+  // ------------------------------------------------------------ across a restore
+
+  /** Of `ids`, the jobs that are cancelled, with when. */
+  listCancelledAmong(ids: readonly number[]): { id: number; cancelled_at: string | null }[] {
+    if (!ids.length) return [];
+    return this.db
+      .prepare(
+        `SELECT id, cancelled_at FROM jobs WHERE status = 'cancelled'
+         AND id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as { id: number; cancelled_at: string | null }[];
+  }
+
+  /** Jobs not yet ended (pending or processing). */
+  listUnfinishedIds(): number[] {
+    return this.db
+      .prepare("SELECT id FROM jobs WHERE status IN ('pending', 'processing')")
+      .pluck()
+      .all() as number[];
+  }
+
+  /** Cancels these jobs (if not ended) as they were cancelled before: same time, no event. */
+  cancelAgain(rows: readonly { id: number; cancelled_at: string | null }[], at: string): number[] {
+    const stmt = this.db.prepare(
+      `UPDATE jobs SET status = 'cancelled', cancelled_at = ?, stage = 'cancelled', worker_id = NULL,
+         heartbeat_at = NULL, updated_at = ? WHERE id = ? AND status IN ('pending', 'processing') RETURNING id`,
+    );
+    return rows.flatMap((r) => (stmt.pluck().get(r.cancelled_at ?? at, at, r.id) as number) ?? []);
+  }
+
+  /**
+   * Ends every processing job as failed with `message`, added to its errors: its work cannot
+   * resume (what it recorded may be gone, its worker is not running it).
+   */
+  failProcessing(message: string, at: string): number[] {
+    const error = JSON.stringify({ type: 'job', error: 'interrupted', message, url: null, at });
+    return this.db
+      .prepare(
+        `UPDATE jobs SET status = 'failed', stage = ?, failed_at = ?, worker_id = NULL, heartbeat_at = NULL,
+           errors = json_insert(CASE WHEN json_valid(errors) THEN errors ELSE '[]' END, '$[#]', json(?)),
+           updated_at = ? WHERE status = 'processing' RETURNING id`,
+      )
+      .pluck()
+      .all(message, at, error, at) as number[];
   }
 
   findById(id: number): JobRow | undefined {

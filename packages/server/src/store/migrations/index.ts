@@ -305,4 +305,19 @@ CREATE TRIGGER IF NOT EXISTS snippets_id_floor AFTER DELETE ON snippets
 END;
 `,
   },
+  {
+    id: 12,
+    name: 'job_id_floor',
+    // The highest job id ever deleted (as snippet_id_floor for snippets): a deleted job's id is
+    // never given again, so a link to it (the activity feed, a source's last job) never names
+    // another job. A restore raises it to the highest id handed out before it.
+    sql: `
+CREATE TABLE IF NOT EXISTS job_id_floor (one INTEGER PRIMARY KEY CHECK (one = 1), high INTEGER NOT NULL);
+INSERT OR IGNORE INTO job_id_floor (one, high) VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS jobs_id_floor AFTER DELETE ON jobs
+  WHEN old.id > (SELECT high FROM job_id_floor) BEGIN
+  UPDATE job_id_floor SET high = old.id;
+END;
+`,
+  },
 ];

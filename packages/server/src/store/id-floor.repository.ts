@@ -1,0 +1,32 @@
+import type { Db } from './db.js';
+
+/** The highest id ever given in each table whose ids the console links to. */
+export interface IdFloors {
+  jobs: number;
+  snippets: number;
+}
+
+/**
+ * The floors below which jobs and snippets get no new id (migrations 11 and 12): each table's
+ * newest id, or a deleted one above it. A restore reads them before it replaces the data and
+ * raises the restored ones to them, so no id means two different things over time.
+ */
+export class IdFloorRepository {
+  constructor(private readonly db: Db) {}
+
+  highest(): IdFloors {
+    const of = (table: 'jobs' | 'snippets') =>
+      this.db
+        .prepare(
+          `SELECT MAX(COALESCE((SELECT MAX(id) FROM ${table}), 0), high) FROM ${table.slice(0, -1)}_id_floor`,
+        )
+        .pluck()
+        .get() as number;
+    return { jobs: of('jobs'), snippets: of('snippets') };
+  }
+
+  raise(floors: IdFloors): void {
+    this.db.prepare('UPDATE job_id_floor SET high = MAX(high, ?)').run(floors.jobs);
+    this.db.prepare('UPDATE snippet_id_floor SET high = MAX(high, ?)').run(floors.snippets);
+  }
+}
