@@ -1,7 +1,8 @@
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
 import { DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
-import { datePatterns, entitiesWithin, extractEntities } from './entities.js';
+import { cleanEntityText, datePatterns, entitiesWithin, extractEntities } from './entities.js';
 
 describe('extractEntities, English', () => {
   it('finds people, organisations, places, dates and money', () => {
@@ -140,5 +141,65 @@ describe('datePatterns', () => {
     );
     // A month name alone is no date ("Mars" is also a planet).
     expect(datePatterns('La planète Mars est rouge.', 'fr')).toEqual([]);
+  });
+});
+
+describe('cleanEntityText', () => {
+  // The expression chain it replaces, kept as the reference.
+  const legacy = (s: string) =>
+    s
+      .replace(/\s+/gu, ' ')
+      .replace(/[’']s$/u, '')
+      .replace(/^[\s"'“‘«(]+|[\s"'”’»),.;:!?]+$/gu, '')
+      .trim();
+
+  it('trims quotes, punctuation and the possessive as the old expressions did', () => {
+    for (const text of [
+      '“Marie Curie”',
+      "(Pierre Curie's",
+      '« Paris »,',
+      'Dr.  Jane\nDoe!?',
+      '"\'"',
+      '!!!',
+      'O’Brien’s',
+      '',
+    ]) {
+      expect(cleanEntityText(text), text).toBe(legacy(text));
+    }
+  });
+
+  it('agrees with the old expressions on random text', () => {
+    const pieces = [
+      'a',
+      'B',
+      ' ',
+      '\n',
+      '"',
+      "'",
+      '’',
+      's',
+      '“',
+      '”',
+      '«',
+      '»',
+      '(',
+      ')',
+      '.',
+      '!',
+    ];
+    let seed = 23;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 5_000; i++) {
+      let text = '';
+      const length = Math.floor(random() * 12);
+      for (let j = 0; j < length; j++) text += pieces[Math.floor(random() * pieces.length)];
+      expect(cleanEntityText(text), JSON.stringify(text)).toBe(legacy(text));
+    }
+  });
+
+  it('trims a long punctuation run in linear time (issue 23)', () => {
+    const hostile = (n: number) => `Paris${'!'.repeat(n)}x`;
+    const g = growthVersusLinear(cleanEntityText, hostile, { n: 512 });
+    expect(g.excess, describeGrowth(g)).toBeLessThan(6);
   });
 });

@@ -68,12 +68,21 @@ const isWordChar = (c: string | undefined): boolean => c !== undefined && WORD_C
 
 const HONORIFIC = /^(?:(?:dr|mr|mrs|ms|prof|sir|dame|lord|lady|st)\.?\s+)+/i;
 
-function clean(s: string): string {
-  return s
-    .replace(/\s+/gu, ' ')
-    .replace(/[’']s$/u, '')
-    .replace(/^[\s"'“‘«(]+|[\s"'”’»),.;:!?]+$/gu, '')
-    .trim();
+const LEADING_JUNK = /[\s"'“‘«(]/u;
+const TRAILING_JUNK = /[\s"'”’»),.;:!?]/u;
+
+/**
+ * An entity's text without the possessive and the quotes and punctuation around it. The ends
+ * are trimmed by a scan: /^[…]+|[…]+$/g retried the trailing class from every position of a
+ * long punctuation run, quadratic time (issue 23).
+ */
+export function cleanEntityText(s: string): string {
+  const t = s.replace(/\s+/gu, ' ').replace(/[’']s$/u, '');
+  let start = 0;
+  while (start < t.length && LEADING_JUNK.test(t[start] ?? '')) start++;
+  let end = t.length;
+  while (end > start && TRAILING_JUNK.test(t[end - 1] ?? '')) end--;
+  return t.slice(start, end).trim();
 }
 
 // compromise's last step, the noun-phrase chunker, is not needed for people, places,
@@ -133,7 +142,7 @@ function english(text: string): Entity[] {
       if (!Array.isArray(values)) return;
       for (const v of values) {
         if (typeof v !== 'string') continue;
-        const t = clean(strip ? v.replace(HONORIFIC, '') : v);
+        const t = cleanEntityText(strip ? v.replace(HONORIFIC, '') : v);
         if (t && (label === 'MONEY' || label === 'PERCENT' || /\p{Lu}/u.test(t))) {
           out.push({ text: t, label });
         }

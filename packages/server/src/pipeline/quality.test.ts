@@ -1,10 +1,12 @@
 import { DEFAULT_PROCESSING_SETTINGS as D } from '@adam/contracts';
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
 import { BOILERPLATE, DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
 import {
   checkDocument,
   checkSegment,
   checkSnippet,
+  countAddresses,
   noiseLevel,
   QUALITY_WEIGHTS,
   scoreQuality,
@@ -60,6 +62,64 @@ describe('noiseLevel', () => {
     expect(noiseLevel('See https://example.com/a and www.example.org for more details.')).toBe(0.3);
     expect(noiseLevel('Nous utilisons des cookies. Cliquez ici pour en savoir plus.')).toBe(0.75);
     expect(noiseLevel('#### >>> ||| ### *** ~~~ ===')).toBe(1);
+  });
+
+  it('reads a long run without spaces in linear time (issue 23)', () => {
+    // The old URL/e-mail expression was quadratic here, cubic on a run of '@'.
+    for (const [unit, n] of [
+      ['a', 512],
+      ['@', 64],
+    ] as const) {
+      const g = growthVersusLinear(noiseLevel, (size) => unit.repeat(size), { n });
+      expect(g.excess, `'${unit}': ${describeGrowth(g)}`).toBeLessThan(6);
+    }
+  });
+});
+
+describe('countAddresses', () => {
+  // The expression it replaces, kept as the reference.
+  const legacy = (text: string) =>
+    text.match(/\bhttps?:\/\/\S+|\bwww\.\S+|\S+@\S+\.\w{2,}/g)?.length ?? 0;
+
+  it('counts URLs and e-mail addresses as the old expression did', () => {
+    for (const text of [
+      'See https://example.com/a and www.example.org for more details.',
+      'Write to jane.doe@example.co.uk or to bob@mail.example.com!',
+      'http://user@host.example.com/path',
+      'a@b.cc-http://x and x@y.zz-www.q',
+      'email@x.y alone, @twitter, x@y.zz.',
+      'nohttp://x awww.example.org _http://x',
+      'http:// www. @.. a@.bb',
+    ]) {
+      expect(countAddresses(text), text).toBe(legacy(text));
+    }
+  });
+
+  it('agrees with the old expression on random text', () => {
+    const pieces = [
+      'http',
+      's',
+      '://',
+      'www',
+      '.',
+      '@',
+      'a',
+      'bc',
+      '_',
+      '-',
+      ' ',
+      '\u00a0',
+      'w',
+      'x.yz',
+    ];
+    let seed = 23;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 5_000; i++) {
+      let text = '';
+      const length = Math.floor(random() * 14);
+      for (let j = 0; j < length; j++) text += pieces[Math.floor(random() * pieces.length)];
+      expect(countAddresses(text), JSON.stringify(text)).toBe(legacy(text));
+    }
   });
 });
 

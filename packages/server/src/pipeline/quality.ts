@@ -141,7 +141,7 @@ export function noiseLevel(text: string): number {
   const folded = fold(text);
   let noise = 0;
   noise += 0.25 * BOILERPLATE_RE.filter((re) => re.test(folded)).length;
-  noise += 0.15 * (text.match(/\bhttps?:\/\/\S+|\bwww\.\S+|\S+@\S+\.\w{2,}/g)?.length ?? 0);
+  noise += 0.15 * countAddresses(text);
   noise += 0.1 * (text.match(/([!?*=_~#>•|-])\1{2,}|\.{4,}|\s[|»>•·]\s/g)?.length ?? 0);
 
   const ws = words(text).filter((w) => /\p{L}{3,}/u.test(w));
@@ -163,6 +163,69 @@ export function noiseLevel(text: string): number {
     noise += 0.6 * clamp01((short - 0.2) / 0.6);
   }
   return clamp01(noise);
+}
+
+const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+const isWord = (c: string | undefined) => c !== undefined && /\w/.test(c);
+
+/**
+ * How many matches /\bhttps?:\/\/\S+|\bwww\.\S+|\S+@\S+\.\w{2,}/g finds: URLs and e-mail
+ * addresses. Scanned by hand because that expression backtracks cubically on a long run of
+ * '@' or of word characters (issue 23); same count, one pass per whitespace-free token.
+ */
+export function countAddresses(text: string): number {
+  let count = 0;
+  let start = 0;
+  while (start < text.length) {
+    if (isSpace(text[start])) {
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end < text.length && !isSpace(text[end])) end++;
+    count += countInToken(text, start, end);
+    start = end;
+  }
+  return count;
+}
+
+/** Matches inside text[start, end), a run without white space (no match can cross one). */
+function countInToken(text: string, start: number, end: number): number {
+  // '\S+@\S+\.\w{2,}' matches from p when some '@' after p precedes a '.' followed by two
+  // word characters; greed takes the last such '.' and the word characters after it.
+  let dot = -1;
+  for (let k = end - 3; k >= start && dot < 0; k--) {
+    if (text[k] === '.' && isWord(text[k + 1]) && isWord(text[k + 2])) dot = k;
+  }
+  let at = -1;
+  for (let j = dot - 2; j >= start && at < 0; j--) if (text[j] === '@') at = j;
+  let mailEnd = dot + 3;
+  while (isWord(text[mailEnd])) mailEnd++;
+
+  let count = 0;
+  let p = start;
+  while (p < end) {
+    const boundary = p === 0 || !isWord(text[p - 1]);
+    if (boundary && (isUrlAt(text, p) || isWwwAt(text, p))) return count + 1;
+    if (p < at) {
+      count++;
+      p = mailEnd;
+      continue;
+    }
+    p++;
+  }
+  return count;
+}
+
+/** 'http://' or 'https://' then at least one character (the caller checked the \b). */
+function isUrlAt(text: string, p: number): boolean {
+  if (!text.startsWith('http', p)) return false;
+  const q = p + (text[p + 4] === 's' ? 5 : 4);
+  return text.startsWith('://', q) && q + 3 < text.length && !isSpace(text[q + 3]);
+}
+
+function isWwwAt(text: string, p: number): boolean {
+  return text.startsWith('www.', p) && p + 4 < text.length && !isSpace(text[p + 4]);
 }
 
 interface Acceptance {

@@ -6,7 +6,8 @@ import {
 import { AppError, BadRequest, NotFound } from '../lib/errors.js';
 import { FetchError } from './fetch-error.js';
 import { SafeFetcher } from './safe-fetcher.js';
-import { EncyclopediaClient, cleanExtract, sanitizeTitle } from './wikipedia.js';
+import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
+import { EncyclopediaClient, cleanExtract, parseHeading, sanitizeTitle } from './wikipedia.js';
 
 let fake: FakeEncyclopedia;
 let client: EncyclopediaClient;
@@ -196,5 +197,57 @@ describe('cleanExtract', () => {
   it('drops headings with nothing under them and collapses blank lines', () => {
     const text = cleanExtract('Intro.\n\n\n\n== Empty ==\n\n\n== Full ==\n\n\nBody.\n\n\n');
     expect(text).toBe('Intro.\n\nFull\n\nBody.');
+  });
+
+  it('reads a heading line of thousands of spaces in linear time (issue 23)', () => {
+    // The old /^(={2,6})\s*(.*?)\s*\1\s*$/ took ~1 s here at 8,000 spaces, cubic growth.
+    const hostile = (n: number) => `Intro.\n== a${' '.repeat(n)}b =\nBody.`;
+    expect(cleanExtract(hostile(50))).toBe(`Intro.\n== a b =\nBody.`);
+    const g = growthVersusLinear(cleanExtract, hostile, { n: 250 });
+    expect(g.excess, describeGrowth(g)).toBeLessThan(6);
+  });
+});
+
+describe('parseHeading', () => {
+  // The expression it replaces, kept as the reference for what a heading is.
+  const legacy = (raw: string) => {
+    const m = /^(={2,6})\s*(.*?)\s*\1\s*$/.exec(raw.trim());
+    return m ? { heading: (m[1] ?? '').length, text: m[2] ?? '' } : undefined;
+  };
+
+  it('reads headings as the old expression did', () => {
+    for (const line of [
+      '== Description ==',
+      '=== Colony life ===',
+      '==Tight==',
+      '====== Six ======',
+      '======= Seven =======',
+      '=== Uneven ==',
+      '== Uneven ===',
+      '==  ==',
+      '====',
+      '===',
+      '= One =',
+      '== a = b ==',
+      '  == Padded ==  ',
+      '== Not closed',
+      'Text == with == signs',
+      '== Line\u2028break ==',
+      '\u00a0== Nbsp\u00a0==\u00a0',
+    ]) {
+      expect(parseHeading(line), JSON.stringify(line)).toEqual(legacy(line));
+    }
+  });
+
+  it('agrees with the old expression on random lines', () => {
+    const alphabet = ['=', '=', '=', ' ', '\t', 'a', 'b', '\u00a0', '\u2028'];
+    let seed = 23;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 5_000; i++) {
+      let line = '';
+      const length = Math.floor(random() * 16);
+      for (let j = 0; j < length; j++) line += alphabet[Math.floor(random() * alphabet.length)];
+      expect(parseHeading(line), JSON.stringify(line)).toEqual(legacy(line));
+    }
   });
 });

@@ -203,6 +203,30 @@ const APPARATUS_SECTIONS = new Set(
   ].map((s) => s.normalize('NFC')),
 );
 
+/** `.` stops at these: a heading's text never spans one. */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/**
+ * '== Heading ==' (2 to 6 '=' on each side, as many closing as opening) → its level and text,
+ * else undefined. Scanned by hand rather than with /^(={2,6})\s*(.*?)\s*\1\s*$/, which
+ * backtracks cubically on a long run of spaces (issue 23: a hostile answer froze the server).
+ * Same result: the most '=' that both ends hold, text trimmed of white space.
+ */
+export function parseHeading(raw: string): { heading: number; text: string } | undefined {
+  const line = raw.trim();
+  let open = 0;
+  while (open < line.length && line[open] === '=') open++;
+  for (let level = Math.min(open, 6); level >= 2; level--) {
+    if (line.length < 2 * level) continue;
+    let close = 0;
+    while (close < level && line[line.length - 1 - close] === '=') close++;
+    if (close < level) continue;
+    const text = line.slice(level, line.length - level).trim();
+    if (!LINE_TERMINATOR.test(text)) return { heading: level, text };
+  }
+  return undefined;
+}
+
 /**
  * Turns a TextExtracts plain-text extract into article text: apparatus sections (References,
  * See also, Liens externes…) go with their subsections, '== Heading ==' lines become plain
@@ -213,10 +237,7 @@ export function cleanExtract(extract: string): string {
   const lines: Line[] = extract
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((raw) => {
-      const m = /^(={2,6})\s*(.*?)\s*\1\s*$/.exec(raw.trim());
-      return m ? { heading: (m[1] ?? '').length, text: m[2] ?? '' } : { heading: 0, text: raw };
-    });
+    .map((raw) => parseHeading(raw) ?? { heading: 0, text: raw });
 
   // Drop apparatus sections: from their heading to the next heading of the same or higher level.
   const kept: Line[] = [];
