@@ -39,6 +39,9 @@ export const PROCESSING_BOUNDS = {
   segment_overlap: { min: 0 },
   max_concurrent_scrapes: { min: 1, max: 100 },
   search_vector_weight: { ...SCORE_BOUNDS, step: 0.05 },
+  // From 1 s, for operators who want hostile pages dropped fast (and for tests); up to 10 min
+  // for a slow CPU running a large model.
+  task_timeout_seconds: { min: 1, max: 600 },
 } as const;
 
 /** A number held to its bounds, with the messages the form shows beside the field. */
@@ -84,6 +87,11 @@ export const ProcessingSettings = z
     search_vector_weight: within(B.search_vector_weight, z.number()),
     /** A change rebuilds the index from the stored vectors (a rebuild_index job). */
     index_storage: IndexStorage,
+    /**
+     * Time budget of one task on a worker thread (extracting a page, analysing a text, embedding
+     * a batch); past it the thread is stopped and replaced, and the URL fails with an error.
+     */
+    task_timeout_seconds: within(B.task_timeout_seconds),
   })
   .strict()
   .superRefine((s, ctx) => {
@@ -117,6 +125,9 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
   // Half the memory of f32 for the same recall within 0.01, and faster: the graph walk is bound by
   // memory reads (bench/index-storage.bench.ts).
   index_storage: 'f16',
+  // A normal page takes well under a second to extract and analyse with the built-in embedder;
+  // a large ONNX model on a slow CPU a few seconds. A minute is far past both.
+  task_timeout_seconds: 60,
 };
 
 export const METRICS_REFRESH_MIN_MS = 1000;

@@ -109,6 +109,8 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     dataDir: config.dataDir,
     threads: Math.max(1, config.workers),
     space,
+    taskTimeoutS: () => settings.get('processing').task_timeout_seconds,
+    onTimeout: (e) => log.warn({ component: 'engine' }, e.message),
   });
   const index = new IndexService({
     dir: indexDir,

@@ -37,8 +37,10 @@ describe('settings', () => {
       smart_segmentation: true,
       // Ours, not the spec's: the tuned hybrid-search weight (bench/relevance.bench.ts).
       search_vector_weight: 0.4,
+      // Ours: the time budget of one task on a worker thread (issue 23).
+      task_timeout_seconds: 60,
     });
-    expect(Object.keys(r.body.processing)).toHaveLength(17);
+    expect(Object.keys(r.body.processing)).toHaveLength(18);
     expect(r.body.resources).toEqual({ metrics_refresh_ms: 5000 });
     expect(r.body.general.auto_backup).toBe(true);
     expect((await get('processing')).body).toEqual(r.body.processing);

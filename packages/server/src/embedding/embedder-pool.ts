@@ -58,6 +58,11 @@ interface PoolRunOptions {
   name?: string;
   /** Buffers of the task to transfer rather than copy. */
   transferList?: ArrayBufferLike[];
+  /**
+   * Aborting it drops the task from the queue, or, once it runs, terminates its thread: the pool
+   * starts a fresh one in its place.
+   */
+  signal?: AbortSignal;
 }
 
 interface PoolEmbedResult {
@@ -146,6 +151,7 @@ export class EmbedderPool implements Embedder {
       ...(options.transferList !== undefined && {
         transferList: options.transferList as ArrayBuffer[],
       }),
+      ...(options.signal !== undefined && { signal: options.signal }),
     }) as Promise<R>;
   }
 

@@ -10,6 +10,7 @@ import { extractResponse } from '../scraping/extract.js';
 import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
 import type { EmbeddingSpace } from './engine.js';
+import { markStarted, type TimedTask } from './task-deadline.js';
 import {
   analyzeText,
   documentEntities,
@@ -26,7 +27,7 @@ import {
  * embedding) runs here, off the server's event loop, with the thread's loaded embedder.
  */
 
-export interface AnalyzeTask {
+export interface AnalyzeTask extends TimedTask {
   dataDir: string;
   /** The space to embed in: the engine's current one when the task was sent. */
   space: EmbeddingSpace;
@@ -121,6 +122,7 @@ function embedFn(dataDir: string, space: EmbeddingSpace): EmbedFn {
 
 /** The analysis says which space embedded it: the server stores that, not its current one. */
 export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
+  markStarted(task);
   const result = await analyzeText(task.text, {
     language: task.language,
     settings: task.settings,
@@ -131,7 +133,7 @@ export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
   return { ...result, embedder_id: task.space.id };
 }
 
-export interface EmbedSpaceTask {
+export interface EmbedSpaceTask extends TimedTask {
   dataDir: string;
   space: EmbeddingSpace;
   texts: string[];
@@ -143,8 +145,9 @@ export interface EmbedSpaceResult {
   packed: Float32Array;
 }
 
-/** Embeds in a given space (an ONNX model's: the built-in one has its own pool task). */
+/** Embeds in a given space, the built-in one or an installed ONNX model's. */
 export async function embedSpace(task: EmbedSpaceTask): Promise<EmbedSpaceResult> {
+  markStarted(task);
   if (task.space.model) return embedOnnx(task.space.model.dir, task.texts);
   const embedder = getWorkerEmbedder(task.dataDir);
   return {
@@ -174,7 +177,7 @@ export async function warm(task: WarmTask): Promise<number> {
   return threadId;
 }
 
-export interface RankTask {
+export interface RankTask extends TimedTask {
   dataDir: string;
   space: EmbeddingSpace;
   context: string;
@@ -191,6 +194,7 @@ export interface RankResult {
 }
 
 export async function rank(task: RankTask): Promise<RankResult> {
+  markStarted(task);
   const language = resolveLanguage(task.language, task.context).code;
   const lang = language === 'und' ? 'en' : language;
   const answers = await rankSentences(task.context, task.question, {
@@ -202,7 +206,7 @@ export async function rank(task: RankTask): Promise<RankResult> {
   return { language, answers, entities };
 }
 
-export interface ExtractTask {
+export interface ExtractTask extends TimedTask {
   url: string;
   status: number;
   contentType: string;
@@ -216,6 +220,7 @@ export type ExtractTaskResult =
 
 /** Readability extraction of a fetched page (a FetchError travels back as data, keeping its code). */
 export function extract(task: ExtractTask): ExtractTaskResult {
+  markStarted(task);
   const body = Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength);
   try {
     const result = extractResponse(

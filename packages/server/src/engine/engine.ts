@@ -1,4 +1,4 @@
-import type { ProcessingSettings } from '@adam/contracts';
+import { DEFAULT_PROCESSING_SETTINGS, type ProcessingSettings } from '@adam/contracts';
 import {
   BUILTIN_DIMENSION,
   BUILTIN_EMBEDDER_ID,
@@ -27,6 +27,21 @@ import type {
   RankTask,
   WarmTask,
 } from './analyze.worker.js';
+import {
+  startCell,
+  TaskStopped,
+  TaskTimeout,
+  watchDeadline,
+  type TaskKind,
+} from './task-deadline.js';
+
+/** How a caller bounds one task: its budget, and a signal that gives up on it (a cancel). */
+export interface TaskOptions {
+  /** Seconds the task may run once a thread began it; default: the engine's setting. */
+  timeoutS?: number;
+  /** Aborting it stops the task at once: a running one's thread is replaced. */
+  signal?: AbortSignal;
+}
 
 /**
  * A vector space: which model makes the vectors, and their length. Vectors of two spaces never
@@ -96,7 +111,23 @@ export class Engine implements Embedder {
   private completed = 0;
   private inThread = 0;
 
-  constructor(private readonly opts: { dataDir: string; threads: number; space?: EmbeddingSpace }) {
+  /** Every task on the pool, so that close() can stop them rather than wait for them. */
+  private readonly inFlight = new Set<AbortController>();
+  private replaced = 0;
+
+  constructor(
+    private readonly opts: {
+      dataDir: string;
+      threads: number;
+      space?: EmbeddingSpace;
+      /** The task budget (the processing setting); read at each task. */
+      taskTimeoutS?: () => number;
+      /** The module of the pool's tasks; tests give one that adds hostile tasks. */
+      workerFile?: string;
+      /** Told of each task stopped past its budget (the log says which, and on what). */
+      onTimeout?: (e: TaskTimeout) => void;
+    },
+  ) {
     this.current = opts.space ?? BUILTIN_SPACE;
   }
 
@@ -163,7 +194,7 @@ export class Engine implements Embedder {
     // One task per thread, all at once: each loads on its own thread while the others are busy.
     await Promise.all(
       Array.from({ length: this.opts.threads }, () =>
-        pool.run<number>(task, { filename: ANALYZE_WORKER, name: 'warm' }),
+        this.runTask<number>(pool, 'warm', task, { budget: null }),
       ),
     );
     if (this.closed) return;
@@ -213,6 +244,70 @@ export class Engine implements Embedder {
     }
   }
 
+  /** Threads stopped and replaced because a task ran past its budget, since the start. */
+  get threadsReplaced(): number {
+    return this.replaced;
+  }
+
+  private budgetS(timeoutS: number | undefined): number {
+    return (
+      timeoutS ?? this.opts.taskTimeoutS?.() ?? DEFAULT_PROCESSING_SETTINGS.task_timeout_seconds
+    );
+  }
+
+  /**
+   * Runs one task of the worker module on the pool. With a budget, a task that runs past it is
+   * aborted: piscina terminates its thread and starts a fresh one, and the caller gets a
+   * TaskTimeout. Aborting `signal` gives up on it at once the same way (TaskStopped).
+   */
+  private async runTask<T>(
+    pool: EmbedderPool,
+    name: string,
+    task: object,
+    opts: {
+      budget: { kind: TaskKind; seconds: number } | null;
+      signal?: AbortSignal;
+      transferList?: ArrayBufferLike[];
+    },
+  ): Promise<T> {
+    const kind = opts.budget?.kind ?? 'task';
+    if (opts.signal?.aborted) throw new TaskStopped(kind, 'given up before it started');
+    const controller = new AbortController();
+    const cell = startCell();
+    const stopWatch = opts.budget
+      ? watchDeadline(cell, opts.budget.seconds * 1000, () =>
+          controller.abort(new TaskTimeout(opts.budget!.kind, opts.budget!.seconds)),
+        )
+      : () => undefined;
+    const giveUp = () =>
+      controller.abort(new TaskStopped(kind, 'its job was cancelled or stopped'));
+    opts.signal?.addEventListener('abort', giveUp, { once: true });
+    this.inFlight.add(controller);
+    try {
+      return await pool.run<T>(
+        { ...task, started: cell },
+        {
+          filename: this.opts.workerFile ?? ANALYZE_WORKER,
+          name,
+          signal: controller.signal,
+          ...(opts.transferList && { transferList: opts.transferList }),
+        },
+      );
+    } catch (e) {
+      const reason: unknown = controller.signal.reason;
+      if (reason instanceof TaskTimeout) {
+        this.replaced++;
+        this.opts.onTimeout?.(reason);
+      }
+      if (reason instanceof TaskTimeout || reason instanceof TaskStopped) throw reason;
+      throw e;
+    } finally {
+      stopWatch();
+      opts.signal?.removeEventListener('abort', giveUp);
+      this.inFlight.delete(controller);
+    }
+  }
+
   /**
    * One text's vector: on this thread when it is short (≤ IN_THREAD_MAX_WORDS words) and the
    * in-thread embedder is loaded, otherwise on a worker. The search path's entry.
@@ -245,14 +340,18 @@ export class Engine implements Embedder {
   }
 
   /** Embeds in `space`, current or not (the switch job fills the next index with it). */
-  async embedWith(space: EmbeddingSpace, texts: string[]): Promise<Float32Array[]> {
+  async embedWith(
+    space: EmbeddingSpace,
+    texts: string[],
+    opts: TaskOptions = {},
+  ): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    if (!space.model) return this.track((pool) => pool.embed(texts));
     const task: EmbedSpaceTask = { dataDir: this.opts.dataDir, space, texts };
+    const budget = { kind: 'embedding' as const, seconds: this.budgetS(opts.timeoutS) };
     const r = await this.track((pool) =>
-      pool.run<EmbedSpaceResult>(task, { filename: ANALYZE_WORKER, name: 'embedSpace' }),
+      this.runTask<EmbedSpaceResult>(pool, 'embedSpace', task, { budget, signal: opts.signal }),
     );
-    if (r.dimension !== space.dimension) {
+    if (space.model && r.dimension !== space.dimension) {
       throw new Error(
         `The model in ${space.model.dir} makes ${r.dimension}-d vectors, ${space.id} expects ${space.dimension}`,
       );
@@ -276,7 +375,7 @@ export class Engine implements Embedder {
     text: string,
     language: string,
     settings: ProcessingSettings,
-    opts: { entities?: boolean } = {},
+    opts: { entities?: boolean } & Pick<TaskOptions, 'signal'> = {},
   ): Promise<AnalyzeResult> {
     const task: AnalyzeTask = {
       dataDir: this.opts.dataDir,
@@ -285,14 +384,25 @@ export class Engine implements Embedder {
       text,
       language,
       settings,
-      ...opts,
+      ...(opts.entities !== undefined && { entities: opts.entities }),
+    };
+    // The budget comes with the settings the job runs with (a Redis worker has no store).
+    const budget = {
+      kind: 'analysis' as const,
+      seconds: this.budgetS(settings.task_timeout_seconds),
     };
     return this.track((pool) =>
-      pool.run<AnalyzeResult>(task, { filename: ANALYZE_WORKER, name: 'analyze' }),
+      this.runTask<AnalyzeResult>(pool, 'analyze', task, { budget, signal: opts.signal }),
     );
   }
 
-  rank(context: string, question: string, language: string, topK: number): Promise<RankResult> {
+  rank(
+    context: string,
+    question: string,
+    language: string,
+    topK: number,
+    opts: TaskOptions = {},
+  ): Promise<RankResult> {
     const task: RankTask = {
       dataDir: this.opts.dataDir,
       space: this.current,
@@ -302,8 +412,9 @@ export class Engine implements Embedder {
       language,
       topK,
     };
+    const budget = { kind: 'ranking' as const, seconds: this.budgetS(opts.timeoutS) };
     return this.track((pool) =>
-      pool.run<RankResult>(task, { filename: ANALYZE_WORKER, name: 'rank' }),
+      this.runTask<RankResult>(pool, 'rank', task, { budget, signal: opts.signal }),
     );
   }
 
@@ -315,7 +426,7 @@ export class Engine implements Embedder {
     if (!this.pool) return 0;
     const pool = await this.get();
     const freed = await broadcast(this.opts.threads, UNLOAD_TIMEOUT_MS, {}, (task) =>
-      pool.run<string[]>(task, { filename: ANALYZE_WORKER, name: 'unloadOnnx' }),
+      this.runTask<string[]>(pool, 'unloadOnnx', task, { budget: null }),
     );
     return new Set(freed.flat()).size;
   }
@@ -324,6 +435,7 @@ export class Engine implements Embedder {
   async extract(
     res: FetchResult,
     rule: ScrapingRuleLike | null,
+    opts: TaskOptions = {},
   ): Promise<ReturnType<typeof extractResponse>> {
     const body = new Uint8Array(res.body.byteLength);
     body.set(res.body);
@@ -334,10 +446,11 @@ export class Engine implements Embedder {
       body,
       rule,
     };
+    const budget = { kind: 'extraction' as const, seconds: this.budgetS(opts.timeoutS) };
     const r = await this.track((pool) =>
-      pool.run<ExtractTaskResult>(task, {
-        filename: ANALYZE_WORKER,
-        name: 'extract',
+      this.runTask<ExtractTaskResult>(pool, 'extract', task, {
+        budget,
+        signal: opts.signal,
         transferList: [body.buffer],
       }),
     );
@@ -349,6 +462,8 @@ export class Engine implements Embedder {
     this.closed = true;
     this.ready = false;
     this.local = null;
+    // Shutting down waits for no task, least of all one stuck on a hostile page.
+    for (const c of this.inFlight) c.abort(new TaskStopped('task', 'the engine is closing'));
     const pool = this.pool;
     this.pool = null;
     if (pool) await (await pool.catch(() => null))?.close();

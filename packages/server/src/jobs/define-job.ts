@@ -66,6 +66,11 @@ export interface WorkContext<R> extends WorkDeps {
   /** Cancelled, deleted, or the worker is stopping: start nothing new. */
   shouldStop(): Promise<boolean>;
   /**
+   * Aborted when the job is cancelled or its worker stops: the engine gives up on the job's
+   * tasks at once, freeing their threads, rather than at the next URL.
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Hands one result to the recording half: recorded at once by the embedded queue, sent through
    * Redis by a worker. Dropped when the job stopped meanwhile (a cancel keeps nothing more, a
    * stop redoes the unrecorded work later).

@@ -23,6 +23,8 @@ interface Slot {
   loop: Promise<void>;
   /** The run of the job it holds now, settled when that run ends (a restore waits for it). */
   job: Promise<unknown>;
+  /** Aborted on a cancel of its job or a stop: the engine drops the job's tasks at once. */
+  abort: AbortController | null;
 }
 
 /**
@@ -77,6 +79,7 @@ export class EmbeddedQueue implements QueueDriver {
         wake: null,
         loop: Promise.resolve(),
         job: Promise.resolve(),
+        abort: null,
       };
       this.slots.set(id, slot);
       slot.loop = this.run(slot);
@@ -92,6 +95,8 @@ export class EmbeddedQueue implements QueueDriver {
       s.stopping = true;
       s.status = 'stopping';
       s.wake?.();
+      // A thread stuck on a hostile page must not hold the stop up.
+      s.abort?.abort();
     }
     await Promise.all(slots.map((s) => s.loop));
     for (const s of slots) this.slots.delete(s.id);
@@ -120,8 +125,13 @@ export class EmbeddedQueue implements QueueDriver {
     this.notify();
   }
 
-  /** Workers notice a cancelled job themselves at their next step. */
-  cancel(): void {}
+  /**
+   * Workers notice a cancelled job themselves at their next step; the job's tasks on the
+   * engine's threads are dropped now, so a stuck one frees its thread at once.
+   */
+  cancel(jobId: number): void {
+    for (const s of this.slots.values()) if (s.current === jobId) s.abort?.abort();
+  }
 
   /** A job was queued: wake idle workers now rather than at their next poll. */
   notify(): void {
@@ -201,7 +211,8 @@ export class EmbeddedQueue implements QueueDriver {
       if (!def) throw new Error(`No handler for job type ${row.type}`);
       const input = def.input.parse(parseJson<unknown>(row.input, {}));
       ctx.progress({ stage: row.stage && row.stage !== 'requeued' ? row.stage : 'Started' });
-      outcome = await runHere(def, input, ctx, this.deps.runtime);
+      slot.abort = new AbortController();
+      outcome = await runHere(def, input, ctx, this.deps.runtime, slot.abort.signal);
     } catch (e) {
       outcome = { status: 'failed', error: (e as Error).message };
       ctx.errors.push({
@@ -213,6 +224,7 @@ export class EmbeddedQueue implements QueueDriver {
       });
     } finally {
       clearInterval(heartbeat);
+      slot.abort = null;
     }
     const end = finishJob(
       { jobs, bus, log },

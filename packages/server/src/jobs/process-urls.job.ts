@@ -2,6 +2,7 @@ import type { JobStats, ProcessingSettings } from '@adam/contracts';
 import { z } from 'zod';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { isFetchError } from '../scraping/fetch-error.js';
+import { isTaskTimeout } from '../engine/task-deadline.js';
 import { domainOf, type ScrapingRuleLike } from '../scraping/rules.js';
 import { fetchUrl } from '../scraping/url-fetch.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
@@ -23,19 +24,23 @@ type WireUrlWork =
   | Exclude<UrlWork, { ok: true }>
   | { url: string; ok: true; title: string | null; analysis: WireAnalysis };
 
-/** Working half for one URL: fetch under the rules, extract, analyse. Never throws. */
+/**
+ * Working half for one URL: fetch under the rules, extract, analyse, each engine task under the
+ * settings' time budget. Never throws.
+ */
 async function workUrl(
-  deps: WorkDeps,
+  deps: WorkDeps & { signal?: AbortSignal },
   url: string,
   rules: readonly ScrapingRuleLike[],
   settings: ProcessingSettings,
   language: string,
 ): Promise<UrlWork> {
+  const signal = deps.signal;
   try {
     const page = await fetchUrl(deps.fetcher, url, rules, null, (res, rule) =>
-      deps.engine.extract(res, rule),
+      deps.engine.extract(res, rule, { timeoutS: settings.task_timeout_seconds, signal }),
     );
-    const analysis = await deps.engine.analyze(page.content, language, settings);
+    const analysis = await deps.engine.analyze(page.content, language, settings, { signal });
     return { url, ok: true, title: page.title || null, analysis };
   } catch (e) {
     const err = e as Error;
@@ -44,7 +49,9 @@ async function workUrl(
       ok: false,
       error: isFetchError(e)
         ? { type: `fetch_${e.code}`, error: e.code, message: err.message }
-        : { type: 'processing', error: err.name || 'Error', message: err.message },
+        : isTaskTimeout(e)
+          ? { type: 'task_timeout', error: 'timeout', message: err.message }
+          : { type: 'processing', error: err.name || 'Error', message: err.message },
     };
   }
 }

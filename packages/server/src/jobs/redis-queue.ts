@@ -214,6 +214,8 @@ export class RedisQueue implements QueueDriver {
   cancel(jobId: number): void {
     void (async () => {
       await this.redis.set(cancelKey(jobId), '1', 'EX', 86400);
+      // The worker running it drops its tasks now, freeing a thread stuck on a hostile page.
+      await this.redis.publish(CONTROL_CHANNEL, `cancel:${jobId}`);
       const row = this.deps.jobs.findById(jobId);
       const bullId = row
         ? (parseJson<Record<string, unknown>>(row.metadata, {}).bull_job_id as string | undefined)

@@ -40,7 +40,11 @@ export async function startRedisWorker(
   const id = `${os.hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 6)}`;
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   const sub = redis.duplicate();
-  const engine = new Engine({ dataDir: config.dataDir, threads: Math.max(1, config.workers) });
+  const engine = new Engine({
+    dataDir: config.dataDir,
+    threads: Math.max(1, config.workers),
+    onTimeout: (e) => log(`worker ${id}: ${e.message}`),
+  });
   // Warm before the first job arrives; a failure here is retried by that job's first call.
   engine.start().catch((e: unknown) => log(`engine start failed: ${(e as Error).message}`));
   const fetcher = new SafeFetcher({ allow: config.fetchAllow });
@@ -56,6 +60,8 @@ export async function startRedisWorker(
     seen_at: Date.now(),
   };
   let stopping = false;
+  /** The running job's: aborted on its cancel or this worker's stop (see WorkContext.signal). */
+  let current: { jobId: number; abort: AbortController } | null = null;
   const send = (m: WorkerMessage) => redis.rpush(RESULTS, JSON.stringify(m));
   const beat = async () => {
     info.seen_at = Date.now();
@@ -70,10 +76,18 @@ export async function startRedisWorker(
     await beat();
     await send({ kind: 'started', job_id: jobId, worker_id: id });
     let cancelled = false;
-    const isCancelled = async () => (cancelled ||= (await redis.exists(cancelKey(jobId))) === 1);
+    const abort = new AbortController();
+    current = { jobId, abort };
+    const isCancelled = async () => {
+      cancelled ||= (await redis.exists(cancelKey(jobId))) === 1;
+      if (cancelled) abort.abort();
+      return cancelled;
+    };
     const ticker = setInterval(() => {
       void send({ kind: 'progress', job_id: jobId, worker_id: id, stage: 'working' });
     }, 10_000);
+    // The server also announces a cancel on the control channel; this catches one it missed.
+    const cancelWatch = setInterval(() => void isCancelled().catch(() => undefined), 2_000);
     try {
       const def = jobDefinition(data.type);
       if (def?.runsOn !== 'any') throw new Error(`Job type ${data.type} does not run on workers`);
@@ -90,6 +104,7 @@ export async function startRedisWorker(
         done: new Set(await redis.smembers(doneKey(jobId))),
         settings: data.settings,
         rules: data.rules,
+        signal: abort.signal,
         shouldStop: async () => stopping || (await isCancelled()),
         emit: async (result) => {
           if (stopping || (await isCancelled())) return;
@@ -115,6 +130,8 @@ export async function startRedisWorker(
       return 'error';
     } finally {
       clearInterval(ticker);
+      clearInterval(cancelWatch);
+      current = null;
       info.status = stopping ? 'stopping' : 'idle';
       info.current_job = null;
       await beat();
@@ -139,6 +156,8 @@ export async function startRedisWorker(
     (closing ??= (async () => {
       stopping = true;
       info.status = 'stopping';
+      // Its job's tasks are dropped (the job resumes elsewhere): a stuck thread holds no stop up.
+      current?.abort.abort();
       await worker.close();
       clearInterval(heartbeat);
       await redis.hdel(WORKERS_HASH, id).catch(() => undefined);
@@ -153,6 +172,7 @@ export async function startRedisWorker(
   await sub.subscribe(CONTROL_CHANNEL);
   sub.on('message', (_channel, message) => {
     if (message === 'stop' || message === `stop:${id}`) void close();
+    if (current && message === `cancel:${current.jobId}`) current.abort.abort();
   });
   log(`worker ${id} waiting for jobs on ${QUEUE_NAME}`);
   return { id, close, stopped };

@@ -1,11 +1,15 @@
 import type { AnyJobDefinition, JobContext, JobOutcome, JobRuntime } from './define-job.js';
 
-/** Runs both halves of a job in this process, as the embedded queue does. */
+/**
+ * Runs both halves of a job in this process, as the embedded queue does. `signal` is aborted
+ * when the job is cancelled or its worker stops (see WorkContext.signal).
+ */
 export async function runHere(
   def: AnyJobDefinition,
   input: unknown,
   ctx: JobContext,
   runtime: JobRuntime,
+  signal?: AbortSignal,
 ): Promise<JobOutcome> {
   if (def.runsOn === 'server') return def.run(input, ctx, runtime.record);
   def.begin(input, ctx);
@@ -17,6 +21,7 @@ export async function runHere(
     settings: runtime.settings(),
     rules: runtime.rules(),
     shouldStop: async () => ctx.shouldStop(),
+    ...(signal && { signal }),
     emit: async (result) => {
       // Stopped while this result was in the making: a cancel keeps nothing more, a stop
       // redoes it later.

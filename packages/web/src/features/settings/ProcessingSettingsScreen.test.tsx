@@ -24,7 +24,7 @@ describe('Processing Settings', () => {
     expect(dimension).toHaveAttribute('readonly');
   });
 
-  it('sends all seventeen fields under settings and shows the saved values', async () => {
+  it('sends all eighteen fields under settings and shows the saved values', async () => {
     const { callsTo } = mockFetch({
       ...loggedIn(),
       'GET /admin/settings/processing': json(stored),
@@ -39,6 +39,10 @@ describe('Processing Settings', () => {
     const batch = await screen.findByLabelText('Batch Size');
     await u.clear(batch);
     await u.type(batch, '64');
+    const limit = screen.getByLabelText('Task Time Limit (s)');
+    expect(limit).toHaveValue('60');
+    await u.clear(limit);
+    await u.type(limit, '20');
     const weight = screen.getByLabelText('Hybrid Vector Weight');
     await u.clear(weight);
     await u.type(weight, '0.6');
@@ -52,10 +56,11 @@ describe('Processing Settings', () => {
     const [put] = callsTo('PUT', '/admin/settings/processing');
     const { settings } = put?.body as { settings: Record<string, unknown> };
     expect(Object.keys(settings).sort()).toEqual(Object.keys(ProcessingSettings.shape).sort());
-    expect(Object.keys(settings)).toHaveLength(17);
+    expect(Object.keys(settings)).toHaveLength(18);
     expect(settings.embedding_batch_size).toBe(64);
     expect(settings.search_vector_weight).toBe(0.6);
     expect(settings.index_storage).toBe('i8');
+    expect(settings.task_timeout_seconds).toBe(20);
     expect(ProcessingSettings.safeParse(settings).success).toBe(true);
     await waitFor(() => expect(screen.getByLabelText('Segmenter Model')).toHaveValue('builtin-v2'));
   });

@@ -72,9 +72,10 @@ const FIELD_ORDER: (keyof ProcessingSettings)[] = [
   'max_concurrent_scrapes',
   'search_vector_weight',
   'index_storage',
+  'task_timeout_seconds',
 ];
 
-/** The seventeen fields as sent: numbers as numbers, an emptied number input as null. */
+/** The eighteen fields as sent: numbers as numbers, an emptied number input as null. */
 function toPayload(form: ProcessingForm): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) {
@@ -240,6 +241,21 @@ export function ProcessingSettingsScreen() {
               onChange={(v) => v && set('index_storage', v as IndexStorage)}
               error={errors.index_storage}
               allowDeselect={false}
+            />
+          </Grid.Col>
+        </Grid>
+      </SettingsCard>
+
+      <SettingsCard title="Limits">
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>
+            <NumberInput
+              label="Task Time Limit (s)"
+              description="Longest one page's extraction or analysis may run on a worker thread. Past it the thread is stopped and replaced, the URL fails with an error and the job goes on."
+              {...boundsProps('task_timeout_seconds')}
+              value={form.task_timeout_seconds}
+              onChange={(v) => set('task_timeout_seconds', v)}
+              error={errors.task_timeout_seconds}
             />
           </Grid.Col>
         </Grid>
