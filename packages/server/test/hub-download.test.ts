@@ -27,6 +27,11 @@ const FILES = {
 };
 const MODEL = FILES['onnx/model.onnx'];
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const gitBlobId = (b: Buffer | string) =>
+  createHash('sha1')
+    .update(`blob ${Buffer.byteLength(b)}\0`)
+    .update(b)
+    .digest('hex');
 const size = (b: Buffer | string) => Buffer.byteLength(b);
 const WANTED = ['config.json', 'tokenizer.json', 'onnx/model.onnx', 'tokenizer_config.json'];
 const TOTAL = WANTED.reduce((n, p) => n + size(FILES[p as keyof typeof FILES]), 0);
@@ -51,6 +56,11 @@ beforeAll(async () => {
       'acme/slow': { files: FILES, mode: 'slow', bytesPerSecond: 100_000 },
       'acme/steady': { files: FILES, mode: 'slow', bytesPerSecond: 250_000 },
       'acme/sly': { files: { ...FILES, '../escape.txt': 'gotcha' } },
+      'acme/bare': { files: FILES, bare: ['onnx/model.onnx'] },
+      'acme/bare-optional': { files: FILES, bare: ['tokenizer_config.json'] },
+      'acme/trickle': { files: FILES, mode: 'trickle', trickleMs: 50 },
+      'acme/endless': { files: FILES, mode: 'endless' },
+      'acme/forged': { files: FILES, mode: 'bad_blob' },
     },
   });
   fetcher = new SafeFetcher({ allow: [`127.0.0.1:${hub.port}`], timeoutMs: 5000 });
@@ -115,7 +125,7 @@ function partSize(stagingDir: string, file: string): number {
 }
 
 describe('listRepoFiles', () => {
-  it('lists paths, sizes and the sha256 of LFS files', async () => {
+  it('lists paths, sizes, the sha256 of LFS files and the git blob id of the others', async () => {
     const files = await listRepoFiles({
       fetcher,
       hubUrl: hub.url,
@@ -126,11 +136,13 @@ describe('listRepoFiles', () => {
       path: 'onnx/model.onnx',
       size: MODEL.length,
       sha256: sha256(MODEL),
+      gitBlobId: null,
     });
     expect(files).toContainEqual({
       path: 'config.json',
       size: size(FILES['config.json']),
       sha256: null,
+      gitBlobId: gitBlobId(FILES['config.json']),
     });
     expect(files).toHaveLength(Object.keys(FILES).length);
   });
@@ -373,6 +385,65 @@ describe('downloadRepo', () => {
     expect(err.message).toMatch(/^config\.json: Timed out: no data for 300 ms from http:/);
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(1500);
+    expectUntouched(d);
+  });
+
+  it('refuses a file the hub lists without size or checksum, before any request', async () => {
+    for (const [repo, file] of [
+      ['acme/bare', 'onnx/model.onnx'],
+      // Optional files too: what is fetched is bounded, whatever it is for.
+      ['acme/bare-optional', 'tokenizer_config.json'],
+    ] as const) {
+      const d = installedBefore();
+      const before = hub.hits(`/${repo}/resolve/`);
+      const err = await hubError(download(repo, d));
+      expect(err.code).toBe('unverifiable');
+      expect(err.path).toBe(file);
+      expect(err.message).toBe(
+        `The hub lists no size and no checksum for ${file} in ${repo} at revision main: ` +
+          'refusing an unbounded, unverifiable download',
+      );
+      expect(hub.hits(`/${repo}/resolve/`)).toBe(before);
+      expect(fs.existsSync(d.stagingDir) && fs.readdirSync(d.stagingDir).length).toBeFalsy();
+      expectUntouched(d);
+    }
+  });
+
+  it('answers timeout for a hub that trickles a byte at a time, never idle long enough', async () => {
+    // A byte every 50 ms: the 300 ms idle clock never runs out; the rate floor, over 600 ms, does.
+    const d = installedBefore();
+    const err = await hubError(
+      download('acme/trickle', { ...d, idleTimeoutMs: 300, minBytesPerSecond: 1024 }),
+    );
+    expect(err.code).toBe('timeout');
+    expect(err.path).toBe('config.json');
+    expect(err.message).toMatch(
+      /^config\.json: only \d+ bytes in 600 ms, under the \d+ bytes it must make in that time \(the hub trickles\)$/,
+    );
+    expect(partSize(d.stagingDir, 'config.json')).toBeLessThan(size(FILES['config.json']));
+    expectUntouched(d);
+  }, 10_000);
+
+  it('answers size for a file longer than listed, stopping at the listed size', async () => {
+    // The hub sends the file, then bytes without end and without a Content-Length.
+    const d = installedBefore();
+    const err = await hubError(download('acme/endless', d));
+    expect(err.code).toBe('size');
+    expect(err.path).toBe('config.json');
+    expect(err.message).toMatch(/^config\.json: the hub sent more than /);
+    expect(fs.existsSync(path.join(d.stagingDir, 'config.json.part'))).toBe(false);
+    expectUntouched(d);
+  }, 10_000);
+
+  it('answers checksum for a small file whose git blob id differs from the listing', async () => {
+    const d = installedBefore();
+    const err = await hubError(download('acme/forged', d));
+    expect(err.code).toBe('checksum');
+    expect(err.path).toBe('config.json');
+    expect(err.message).toContain(
+      `config.json: its git blob id is ${gitBlobId(FILES['config.json'])}, the hub lists `,
+    );
+    expect(fs.existsSync(path.join(d.stagingDir, 'config.json.part'))).toBe(false);
     expectUntouched(d);
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobType } from '@adam/contracts';
 import { JOB_REGISTRY } from '../src/jobs/registry.js';
+import { installDirName } from '../src/services/model-files-guard.js';
 import { ARTICLES } from './corpus.js';
 import { startFakeHub, type FakeHub } from './fixtures/fake-hub.js';
 import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
@@ -170,7 +171,7 @@ it('runs every registered job type on the embedded queue and stores its work', (
     expect.objectContaining({
       status: 'installed',
       dimension: 64,
-      local_path: 'tiny/embedder/main',
+      local_path: installDirName('tiny/embedder', 'main'),
     }),
   ]);
 });

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_LANGUAGES } from '@adam/contracts';
+import { installDirName } from '../src/services/model-files-guard.js';
 import { startFakeHub, type FakeHub } from './fixtures/fake-hub.js';
 import {
   writeTinyEmbeddingModel,
   writeTinyTextClassifier,
   writeTinyTokenClassifier,
 } from './fixtures/tiny-models.js';
-import { startServer, tempDir, type ApiResult, type TestServer } from './helpers.js';
+import { saveText, startServer, tempDir, type ApiResult, type TestServer } from './helpers.js';
 import { until } from './until.js';
 
 /**
@@ -37,6 +38,10 @@ beforeAll(async () => {
   await writeTinyEmbeddingModel(embedder, { dimension: DIMENSION });
   await writeTinyTokenClassifier(ner);
   await writeTinyTextClassifier(sentiment);
+  // Every byte arrives and checks out; the install fails after, reading the config.
+  const unreadable = path.join(fixtures, 'unreadable');
+  fs.cpSync(embedder, unreadable, { recursive: true });
+  fs.writeFileSync(path.join(unreadable, 'config.json'), '[1]');
   hub = await startFakeHub({
     repos: {
       'tiny/embedder': { files: { dir: embedder } },
@@ -50,6 +55,15 @@ beforeAll(async () => {
       'bad/truncated': { files: { dir: embedder }, mode: 'truncated' },
       'bad/checksum': { files: { dir: embedder }, mode: 'bad_checksum' },
       'bad/hang': { files: { dir: embedder }, mode: 'hang' },
+      'bad/config': { files: { dir: unreadable } },
+      'bad/bare': { files: { dir: embedder }, bare: ['onnx/model.onnx'] },
+      // A byte every 200 ms: never idle for IDLE_MS, far under the rate floor.
+      'bad/trickle': { files: { dir: embedder }, mode: 'trickle', trickleMs: 200 },
+      // Above the rate floor, slow enough to last while an ingestion job runs.
+      'slow/lane': { files: { dir: embedder }, mode: 'slow', bytesPerSecond: 2048 },
+      // Nested repository ids: `x` at main would have held `x/main` at r1 under <repo>/<revision>.
+      'x/main': { files: { dir: embedder }, revision: 'r1' },
+      x: { files: { dir: sentiment } },
     },
   });
   s = await startServer({
@@ -131,6 +145,8 @@ async function waitInstalled(id: number, ok = true) {
 }
 
 const exists = (rel: string) => fs.existsSync(path.join(models, rel));
+/** Where a hub model is installed, relative to the models directory. */
+const dirOf = (repo: string, revision = 'main') => installDirName(repo, revision);
 
 describe('the registry', () => {
   it('lists the built-in models, the catalogue and the stats', async () => {
@@ -264,12 +280,12 @@ describe('installing from the hub', () => {
     expect(end).toMatchObject({ progress: 100, status: 'installed', job_id: null });
     expect(end.downloaded_bytes).toBe(end.total_bytes);
     for (const f of ['config.json', 'tokenizer.json', 'onnx/model.onnx', 'tokenizer_config.json'])
-      expect(exists(`tiny/embedder/main/${f}`), f).toBe(true);
+      expect(exists(`${dirOf('tiny/embedder')}/${f}`), f).toBe(true);
     const installed = (await api('GET', `/${m.id}`)).body as ModelBody;
     expect(installed).toMatchObject({
       status: 'installed',
       dimension: DIMENSION,
-      local_path: 'tiny/embedder/main',
+      local_path: dirOf('tiny/embedder'),
       version: '4.44.0',
       error: null,
     });
@@ -317,7 +333,7 @@ describe('installing from the hub', () => {
     const seconds = (performance.now() - startedAt) / 1000;
     expect(progress.length).toBeLessThanOrEqual(Math.ceil(seconds * 4) + 4);
 
-    // Meanwhile another install waits for the one worker; cancelling it settles its model at once.
+    // Meanwhile another install waits for the install lane; cancelling it settles its model at once.
     const queued = await createModel('queued-embedder', 'tiny/queued');
     const waiting = await api('POST', `/${queued.id}/install`);
     expect((await s.api(`/api/v1/sources/jobs/${waiting.body.job_id}`, { key })).body.status).toBe(
@@ -347,7 +363,7 @@ describe('installing from the hub', () => {
       message: 'Installation cancelled',
       job_id: null,
     });
-    expect(exists('slow/embedder/main')).toBe(false);
+    expect(exists(dirOf('slow/embedder'))).toBe(false);
     const staged = fs.readdirSync(path.join(models, '.staging/slow/embedder@main'), {
       recursive: true,
     });
@@ -375,6 +391,9 @@ describe('installing from the hub', () => {
     ['bad/truncated', /cut short|expected \d+ bytes/],
     ['bad/checksum', /sha256/],
     ['bad/hang', /timed out|no data/i],
+    ['bad/config', /config\.json is not a JSON object/],
+    ['bad/bare', /^The hub lists no size and no checksum for onnx\/model\.onnx in bad\/bare/],
+    ['bad/trickle', /the hub trickles/],
   ];
   for (const [repo, reason] of failures) {
     it(`ends in error with the reason and nothing installed when the hub fails (${repo})`, async () => {
@@ -387,14 +406,21 @@ describe('installing from the hub', () => {
       const model = (await api('GET', `/${m.id}`)).body as ModelBody;
       expect(model).toMatchObject({ status: 'error', local_path: null });
       expect(model.error).toMatch(reason);
-      expect(exists(`${repo}/main`)).toBe(false);
+      // Nothing half-installed: no model folder, no partial files, no progress of 100.
+      expect(exists(dirOf(repo))).toBe(false);
+      expect(exists(`.staging/${repo}@main`)).toBe(false);
       const leftovers = fs.readdirSync(models, { recursive: true }).map(String);
       expect(leftovers.filter((f) => f.includes('.installing-'))).toEqual([]);
+      expect(end.progress).toBeLessThan(100);
+      expect(events.filter((e) => e.model_id === m.id && e.progress >= 100)).toEqual([]);
       const job = (await s.api(`/api/v1/sources/jobs/${job_id}`, { key })).body;
       expect(job.status).toBe('failed');
+      expect(job.progress).toBeLessThan(1);
       expect(job.errors.at(-1).message).toMatch(reason);
       // A hub that hangs ends at the idle time-out, not never.
       if (repo === 'bad/hang') expect(performance.now() - started).toBeLessThan(IDLE_MS * 5);
+      // Refused from the listing alone: not one byte of it was asked for.
+      if (repo === 'bad/bare') expect(hub.hits('/bad/bare/resolve/')).toBe(0);
     }, 30_000);
   }
 
@@ -405,8 +431,63 @@ describe('installing from the hub', () => {
     await waitInstalled(m.id);
     expect((await api('GET', `/${m.id}`)).body).toMatchObject({ status: 'installed', error: null });
     expect((await api('POST', `/${m.id}/uninstall`)).status).toBe(200);
-    expect(exists('bad/error')).toBe(false);
+    expect(exists(dirOf('bad/error'))).toBe(false);
   });
+
+  it('keeps each model in a folder of its own: x/main at r1 and x at main install, work and uninstall apart', async () => {
+    const nested = await createModel('nested-embedder', 'x/main');
+    expect((await api('PUT', `/${nested.id}`, { revision: 'r1' })).status).toBe(200);
+    expect((await api('POST', `/${nested.id}/install`)).status).toBe(200);
+    await waitInstalled(nested.id);
+    const outer = await createModel('outer-sentiment', 'x', 'sentiment');
+    expect((await api('POST', `/${outer.id}/install`)).status).toBe(200);
+    await waitInstalled(outer.id);
+
+    const a = (await api('GET', `/${nested.id}`)).body as ModelBody;
+    const b = (await api('GET', `/${outer.id}`)).body as ModelBody;
+    expect(a).toMatchObject({ status: 'installed', dimension: DIMENSION });
+    expect(b).toMatchObject({ status: 'installed' });
+    // Neither folder holds the other.
+    const [da, db] = [a.local_path!, b.local_path!];
+    expect(da === db || da.startsWith(`${db}/`) || db.startsWith(`${da}/`)).toBe(false);
+    const works = async (id: number) => {
+      const t = await api('POST', `/${id}/test`, { text: 'a good day' });
+      expect(t.status, JSON.stringify(t.body)).toBe(200);
+      return t.body.result;
+    };
+    expect((await works(nested.id)).dimension).toBe(DIMENSION);
+    expect((await works(outer.id)).labels.length).toBeGreaterThan(0);
+
+    expect((await api('POST', `/${outer.id}/uninstall`)).status).toBe(200);
+    expect(exists(db)).toBe(false);
+    expect(exists(`${da}/onnx/model.onnx`)).toBe(true);
+    expect((await api('GET', `/${nested.id}`)).body.status).toMatch(/^(installed|loaded)$/);
+    expect((await works(nested.id)).dimension).toBe(DIMENSION);
+    expect((await api('POST', `/${nested.id}/uninstall`)).status).toBe(200);
+    expect(exists(da)).toBe(false);
+  });
+
+  it('runs ingestion while an install downloads: installs have a lane of their own', async () => {
+    const m = await createModel('lane-embedder', 'slow/lane');
+    const start = await api('POST', `/${m.id}/install`);
+    expect(start.status).toBe(200);
+    await until(
+      async () => ((await api('GET', `/${m.id}/progress`)).body.downloaded_bytes > 0 ? true : null),
+      { timeout: 20_000, what: 'the slow download to start' },
+    );
+    // Waits for the ingestion job to end: with one worker slot, it ran beside the install.
+    const saved = await saveText(s, key, 'The install lane keeps ingestion going.', 'lane');
+    expect(saved.status).toBe('completed');
+    const p = (await api('GET', `/${m.id}/progress`)).body;
+    expect(p.status).toBe('downloading');
+    expect(p.progress).toBeLessThan(100);
+    await s.api(`/api/v1/sources/jobs/${start.body.job_id}/cancel`, { method: 'POST', key });
+    await until(
+      async () =>
+        (await api('GET', `/${m.id}/progress`)).body.status !== 'downloading' ? true : null,
+      { what: 'the cancel to land' },
+    );
+  }, 60_000);
 });
 
 describe('testing, activating and uninstalling', () => {
@@ -527,7 +608,7 @@ describe('testing, activating and uninstalling', () => {
     const r = await api('POST', `/${tiny.id}/uninstall`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'not_installed', progress: 100, job_id: null });
-    expect(exists('tiny/embedder')).toBe(false);
+    expect(exists(dirOf('tiny/embedder'))).toBe(false);
     const p = (await api('GET', `/${tiny.id}/progress`)).body;
     expect(p).toMatchObject({ status: 'not_installed', progress: 100 });
     expect((await api('GET', `/${tiny.id}`)).body).toMatchObject({
@@ -609,9 +690,9 @@ describe('language packs', () => {
     const un = await api('POST', '/language-packs/fr/uninstall');
     expect(un.status).toBe(200);
     expect(un.body.message).toMatch(/its files stay, German language pack use\(s\) them/);
-    expect(exists(`${MBERT}/main/onnx/model.onnx`)).toBe(true);
+    expect(exists(`${dirOf(MBERT)}/onnx/model.onnx`)).toBe(true);
     expect((await api('POST', '/language-packs/de/uninstall')).status).toBe(200);
-    expect(exists(MBERT.split('/')[0]!)).toBe(false);
+    expect(exists(dirOf(MBERT))).toBe(false);
     expect((await api('POST', '/language-packs/de/uninstall')).status).toBe(409);
     expect((await api('POST', '/language-packs/xx/install')).status).toBe(422);
   });
@@ -627,6 +708,8 @@ describe('cleanup and cache', () => {
   it('lists the files no installed model uses, staging leftovers included', async () => {
     write('stray/old.bin', 1000);
     write('embedding/fr/old-model.onnx', 2000);
+    // An abandoned download's partial file (a failed install removes its own).
+    write('.staging/gone/model@main/onnx/model.onnx.part', 500);
     const r = await api('GET', '/cleanup/files');
     expect(r.status).toBe(200);
     const files = r.body as { path: string; type: string; language: string; size: number }[];
@@ -642,8 +725,12 @@ describe('cleanup and cache', () => {
       language: 'fr',
       size: 2000,
     });
-    // The failed truncated download left its partial file: unused once the install ended.
-    expect(files.some((f) => f.path.startsWith('.staging/bad/truncated@main/'))).toBe(true);
+    expect(files).toContainEqual({
+      path: '.staging/gone/model@main/onnx/model.onnx.part',
+      type: 'other',
+      language: 'unknown',
+      size: 500,
+    });
     // Never an installed model's files, nor the built-in model's.
     expect(files.some((f) => f.path.startsWith('tiny/sentiment/'))).toBe(false);
     expect(files.some((f) => f.path.startsWith('builtin/'))).toBe(false);
@@ -659,7 +746,7 @@ describe('cleanup and cache', () => {
       [outside, /is absolute/],
       ['stray\\old.bin', /backslash/],
       ['stray/link.bin', /symbolic link/],
-      ['tiny/sentiment/main/config.json', /in use by model tiny-sentiment/],
+      [`${dirOf('tiny/sentiment')}/config.json`, /in use by model tiny-sentiment/],
       ['builtin/builtin-384.bin', /in use by model builtin-384/],
       ['stray', /is a directory/],
       ['stray/nothing-here.bin', /does not exist/],
@@ -678,7 +765,7 @@ describe('cleanup and cache', () => {
       expect(exists('stray/old.bin'), p).toBe(true);
     }
     expect(fs.readFileSync(outside, 'utf8')).toBe('not a model file');
-    expect(exists('tiny/sentiment/main/config.json')).toBe(true);
+    expect(exists(`${dirOf('tiny/sentiment')}/config.json`)).toBe(true);
     expect(exists('builtin/builtin-384.bin')).toBe(true);
     expect((await api('DELETE', '/cleanup/files', { files: [] })).status).toBe(422);
     fs.rmSync(path.join(models, 'stray/link.bin'));
@@ -710,7 +797,7 @@ describe('cleanup and cache', () => {
       body: { context: 'Marie vive en Madrid.', question: 'Dónde?', top_k: 1, language: 'es' },
     });
     expect(analyzed.status).toBe(200);
-    expect(exists('.staging/bad/truncated@main')).toBe(true);
+    expect(exists('.staging/gone/model@main')).toBe(true);
     const r = await api('POST', '/cache/clear');
     expect(r.status).toBe(200);
     // The sentiment model (runner) and the pack's (analysis threads).
@@ -718,7 +805,7 @@ describe('cleanup and cache', () => {
     expect(r.body.freed_bytes).toBeGreaterThan(0);
     expect(r.body.message).toMatch(/^Model cache cleared/);
     expect((await modelNamed('tiny-sentiment')).status).toBe('installed');
-    expect(exists('.staging/bad/truncated@main')).toBe(false);
+    expect(exists('.staging/gone/model@main')).toBe(false);
     expect((await api('GET', '')).body.stats.loaded_models).toBe(0);
     // Still usable: the next test loads it again.
     expect((await api('POST', `/${sentiment.id}/test`, { text: 'so bad' })).status).toBe(200);

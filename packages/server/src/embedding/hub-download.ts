@@ -4,7 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { HUB_REPO_PATTERN, HUB_REVISION_PATTERN } from '@adam/contracts';
-import { FetchError, formatBytes } from '../scraping/fetch-error.js';
+import { FetchError, formatBytes, formatDuration } from '../scraping/fetch-error.js';
 import type { SafeFetcher, StreamResult } from '../scraping/safe-fetcher.js';
 
 /**
@@ -12,7 +12,9 @@ import type { SafeFetcher, StreamResult } from '../scraping/safe-fetcher.js';
  * `{hub}/api/models/{repo}/revision/{rev}?blobs=true`, the files at
  * `{hub}/{repo}/resolve/{rev}/{path}` (real hubs redirect those to a CDN; the SafeFetcher vets
  * every hop). Files stream to `.part` files in a staging directory, resume with Range requests,
- * are checked against the listing's size and sha256, and reach their directory only complete.
+ * are checked against the listing's size and checksum, and reach their directory only complete.
+ * A file the listing gives no size or no checksum for is refused: its download would have no
+ * bound and its bytes no check.
  */
 
 export interface HubFile {
@@ -21,6 +23,11 @@ export interface HubFile {
   size: number | null;
   /** Lower-case hex; the hub lists it for LFS files (the weights), not for small text files. */
   sha256: string | null;
+  /**
+   * Git's blob id (lower-case hex sha1 of `blob <size>\0` and the contents): the checksum the
+   * hub lists for a file kept in git rather than LFS. Null for LFS files (theirs is the pointer's).
+   */
+  gitBlobId: string | null;
 }
 
 export interface DownloadProgress {
@@ -40,7 +47,8 @@ export type HubErrorCode =
   | 'timeout'
   | 'cancelled'
   | 'blocked'
-  | 'invalid';
+  | 'invalid'
+  | 'unverifiable';
 
 export class HubError extends Error {
   constructor(
@@ -75,8 +83,14 @@ export interface DownloadOptions extends HubRepoRef {
   destDir: string;
   /** Keeps the .part files between attempts, so that a second call resumes. */
   stagingDir: string;
-  /** No byte for this long is a timeout (default 30 s): a hub that hangs. */
+  /**
+   * No byte for this long is a timeout (default 30 s): a hub that hangs. Less than
+   * minBytesPerSecond over any window of twice this (short of the file's end) is one too: a
+   * hub that trickles a byte now and then, which keeps the idle clock from running out.
+   */
   idleTimeoutMs?: number;
+  /** The slowest transfer accepted, averaged over twice idleTimeoutMs (default 1 KiB/s). */
+  minBytesPerSecond?: number;
   /** One file's cap (default 8 GiB). */
   maxFileBytes?: number;
   /** At most every PROGRESS_INTERVAL_MS per file, at each file's start and end. */
@@ -89,6 +103,11 @@ export interface DownloadResult {
 }
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+/**
+ * 30 KiB per 30 s: far below any usable link (a 100 MB model would take a day), far above a
+ * hub that keeps a connection alive with a byte every few seconds.
+ */
+export const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
 /** The largest ONNX exports of sentence-transformer models are about 1.5 GB; room to spare. */
 export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 ** 3;
 /** Often enough for a live bar, rarely enough not to flood the realtime channel. */
@@ -104,6 +123,7 @@ const Listing = z.object({
     z.object({
       rfilename: z.string(),
       size: z.number().int().min(0).optional(),
+      blobId: z.string().optional(),
       lfs: z
         .object({ sha256: z.string().regex(/^[0-9a-fA-F]{64}$/), size: z.number().int().min(0) })
         .optional(),
@@ -112,12 +132,13 @@ const Listing = z.object({
 });
 
 export async function listRepoFiles(opts: HubRepoRef): Promise<HubFile[]> {
-  return (await readListing(opts, DEFAULT_IDLE_TIMEOUT_MS)).files;
+  return (await readListing(opts, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MIN_BYTES_PER_SECOND)).files;
 }
 
 export async function downloadRepo(opts: DownloadOptions): Promise<DownloadResult> {
   const { repo, revision, signal } = opts;
   const idleTimeoutMs = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const minBytesPerSecond = opts.minBytesPerSecond ?? DEFAULT_MIN_BYTES_PER_SECOND;
   const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const optional = opts.optional ?? [];
   for (const p of [...opts.required, ...optional]) checkRepoPath(p, 'Refused the requested file');
@@ -131,7 +152,7 @@ export async function downloadRepo(opts: DownloadOptions): Promise<DownloadResul
   }
   checkCancelled(signal, repo);
 
-  const listing = await readListing(opts, idleTimeoutMs);
+  const listing = await readListing(opts, idleTimeoutMs, minBytesPerSecond);
   const byPath = new Map(listing.files.map((f) => [f.path, f]));
   for (const p of opts.required) {
     if (!byPath.has(p)) {
@@ -146,6 +167,15 @@ export async function downloadRepo(opts: DownloadOptions): Promise<DownloadResul
     .map((p) => byPath.get(p))
     .filter((f): f is HubFile => f !== undefined);
   for (const f of wanted) {
+    const missing = [f.size === null && 'size', !checksumOf(f) && 'checksum'].filter(Boolean);
+    if (missing.length) {
+      throw new HubError(
+        'unverifiable',
+        `The hub lists no ${missing.join(' and no ')} for ${f.path} in ${repo} at revision ${revision}: ` +
+          'refusing an unbounded, unverifiable download',
+        f.path,
+      );
+    }
     if (f.size !== null && f.size > maxFileBytes) {
       throw new HubError(
         'size',
@@ -172,6 +202,7 @@ export async function downloadRepo(opts: DownloadOptions): Promise<DownloadResul
         url: resolveUrl(opts.hubUrl, repo, pinned, file.path),
         part: path.join(stagingDir, `${file.path}.part`),
         idleTimeoutMs,
+        minBytesPerSecond,
         maxFileBytes,
         progress,
       }),
@@ -199,13 +230,17 @@ interface FileJob extends DownloadOptions {
   url: string;
   part: string;
   idleTimeoutMs: number;
+  minBytesPerSecond: number;
   maxFileBytes: number;
   progress: Progress;
+  /** The transfer's own signal: the caller's, and the stall watchdog's. */
+  transfer?: AbortSignal;
 }
 
 async function readListing(
   ref: HubRepoRef,
   idleTimeoutMs: number,
+  minBytesPerSecond: number,
 ): Promise<{ commit: string | null; files: HubFile[] }> {
   const { repo, revision } = ref;
   if (!HUB_REPO_PATTERN.test(repo))
@@ -216,15 +251,21 @@ async function readListing(
   const what = `the listing of ${repo} at revision ${revision}`;
 
   let text: string;
+  const watch = new StallWatch(ref.signal, idleTimeoutMs, minBytesPerSecond, what, null);
   try {
     const res = await ref.fetcher.fetchStream(url, {
       accept: 'application/json',
-      signal: ref.signal,
+      signal: watch.signal,
       maxBytes: LISTING_MAX_BYTES,
       idleTimeoutMs,
     });
     const chunks: Buffer[] = [];
-    for await (const chunk of res.body) chunks.push(chunk);
+    let got = 0;
+    watch.start(() => got, res.contentLength);
+    for await (const chunk of res.body) {
+      chunks.push(chunk);
+      got += chunk.byteLength;
+    }
     text = Buffer.concat(chunks).toString('utf8');
   } catch (err) {
     if (err instanceof FetchError && err.code === 'http_status') {
@@ -239,6 +280,8 @@ async function readListing(
       }
     }
     throw toHubError(err, { signal: ref.signal, repo, file: null, what });
+  } finally {
+    watch.stop();
   }
 
   let listing: z.infer<typeof Listing>;
@@ -253,6 +296,9 @@ async function readListing(
       path: s.rfilename,
       size: s.lfs?.size ?? s.size ?? null,
       sha256: s.lfs ? s.lfs.sha256.toLowerCase() : null,
+      // An LFS file's blobId is its pointer's, not its contents'.
+      gitBlobId:
+        !s.lfs && s.blobId && /^[0-9a-fA-F]{40}$/.test(s.blobId) ? s.blobId.toLowerCase() : null,
     };
   });
   return {
@@ -264,54 +310,65 @@ async function readListing(
 /** Streams one file into its .part, resuming it, and verifies it. */
 async function downloadFile(job: FileJob): Promise<DownloadResult['files'][number]> {
   const { file, part, signal, repo, progress } = job;
+  // Listed, as downloadRepo checked before the first request.
+  const size = file.size!;
   await fsp.mkdir(path.dirname(part), { recursive: true });
   let offset = await fileSize(part);
-  if (file.size !== null && offset > file.size) offset = await restart(part);
-  let hash = createHash('sha256');
-  if (offset > 0) await hashFile(part, hash);
+  if (offset > size) offset = await restart(part);
+  let sums = new Checksums(size);
+  if (offset > 0) await hashFile(part, sums);
   checkCancelled(signal, repo);
   progress.start(file.path, offset);
 
   // A complete .part (the last attempt stopped before the install) needs no request.
-  if (file.size === null || offset < file.size || offset === 0) {
-    let res = await request(job, offset);
-    if (offset > 0 && !resumes(res, offset)) {
-      // The hub sent the whole file (200) or another range: start over from its first byte.
-      if (res.status !== 200) {
-        res.cancel();
-        res = await request(job, 0);
+  if (offset < size || offset === 0) {
+    const watch = new StallWatch(
+      signal,
+      job.idleTimeoutMs,
+      job.minBytesPerSecond,
+      file.path,
+      file.path,
+    );
+    const transfer = { ...job, transfer: watch.signal };
+    try {
+      let res = await request(transfer, offset);
+      if (offset > 0 && !resumes(res, offset)) {
+        // The hub sent the whole file (200) or another range: start over from its first byte.
+        if (res.status !== 200) {
+          res.cancel();
+          res = await request(transfer, 0);
+        }
+        offset = await restart(part);
+        sums = new Checksums(size);
+        progress.start(file.path, 0);
       }
-      offset = await restart(part);
-      hash = createHash('sha256');
-      progress.start(file.path, 0);
-    }
-    const expected = file.size ?? announcedSize(res, offset);
-    if (file.size !== null) {
       const announced = announcedSize(res, offset);
-      if (announced !== null && announced !== file.size) {
+      if (announced !== null && announced !== size) {
         res.cancel();
         await fsp.rm(part, { force: true });
         throw new HubError(
           'size',
-          `${file.path}: the hub lists ${file.size} bytes but serves ${announced}`,
+          `${file.path}: the hub lists ${size} bytes but serves ${announced}`,
           file.path,
         );
       }
+      offset = await receive(transfer, res, offset, size, sums, watch);
+    } finally {
+      watch.stop();
     }
-    offset = await receive(job, res, offset, expected, hash);
   }
 
-  const sha256 = hash.digest('hex');
-  if (file.sha256 !== null && sha256 !== file.sha256) {
+  const mismatch = sums.mismatch(file);
+  if (mismatch) {
     await fsp.rm(part, { force: true });
     throw new HubError(
       'checksum',
-      `${file.path}: its sha256 is ${sha256}, the hub lists ${file.sha256} (the corrupt file was deleted; try again)`,
+      `${file.path}: ${mismatch} (the corrupt file was deleted; try again)`,
       file.path,
     );
   }
   progress.end(file.path, offset);
-  return { path: file.path, size: offset, sha256 };
+  return { path: file.path, size: offset, sha256: sums.sha256() };
 }
 
 async function request(job: FileJob, offset: number): Promise<StreamResult> {
@@ -319,7 +376,7 @@ async function request(job: FileJob, offset: number): Promise<StreamResult> {
   try {
     return await job.fetcher.fetchStream(job.url, {
       rangeFrom: offset > 0 ? offset : undefined,
-      signal,
+      signal: job.transfer ?? signal,
       idleTimeoutMs: job.idleTimeoutMs,
       maxBytes: file.size ?? job.maxFileBytes,
     });
@@ -339,24 +396,27 @@ async function receive(
   job: FileJob,
   res: StreamResult,
   offset: number,
-  expected: number | null,
-  hash: Hash,
+  expected: number,
+  sums: Checksums,
+  watch: StallWatch,
 ): Promise<number> {
   const { file, part, signal, repo, progress } = job;
   let got = offset;
+  watch.start(() => got - offset, expected - offset);
   // Each chunk is on disk before the next is read: whatever `got` counts, a resume can trust.
   const out = await fsp.open(part, offset > 0 ? 'a' : 'w');
   try {
     for await (const chunk of res.body) {
-      if (expected !== null && got + chunk.byteLength > expected) {
+      // Checked before the write: a file longer than listed stops at its listed size.
+      if (got + chunk.byteLength > expected) {
         throw new HubError(
           'size',
-          `${file.path}: the hub sent more than the ${expected} bytes it announced`,
+          `${file.path}: the hub sent more than the ${expected} bytes it lists`,
           file.path,
         );
       }
       await writeAll(out, chunk);
-      hash.update(chunk);
+      sums.update(chunk);
       got += chunk.byteLength;
       progress.update(file.path, got);
     }
@@ -369,7 +429,7 @@ async function receive(
       await fsp.rm(part, { force: true });
       throw new HubError(
         'size',
-        `${file.path}: the hub sent more than ${formatBytes(file.size ?? job.maxFileBytes)}`,
+        `${file.path}: the hub sent more than ${formatBytes(expected)}`,
         file.path,
       );
     }
@@ -381,7 +441,7 @@ async function receive(
   } finally {
     await out.close();
   }
-  if (expected !== null && got < expected) throw cutShort(file.path, expected, got);
+  if (got < expected) throw cutShort(file.path, expected, got);
   return got;
 }
 
@@ -576,8 +636,102 @@ async function restart(part: string): Promise<number> {
   return 0;
 }
 
-async function hashFile(file: string, hash: Hash): Promise<void> {
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+async function hashFile(file: string, sums: Checksums): Promise<void> {
+  for await (const chunk of fs.createReadStream(file)) sums.update(chunk as Buffer);
+}
+
+/** The checksum the listing gives a file: its LFS sha256, or its git blob id. */
+function checksumOf(f: HubFile): string | null {
+  return f.sha256 ?? f.gitBlobId;
+}
+
+/** The sha256 of a file's contents and its git blob id, computed as the bytes arrive. */
+class Checksums {
+  private readonly sha = createHash('sha256');
+  private readonly blob: Hash;
+
+  constructor(size: number) {
+    this.blob = createHash('sha1').update(`blob ${size}\0`);
+  }
+
+  update(chunk: Buffer): void {
+    this.sha.update(chunk);
+    this.blob.update(chunk);
+  }
+
+  private digests: { sha256: string; blob: string } | null = null;
+
+  private done(): { sha256: string; blob: string } {
+    this.digests ??= { sha256: this.sha.digest('hex'), blob: this.blob.digest('hex') };
+    return this.digests;
+  }
+
+  sha256(): string {
+    return this.done().sha256;
+  }
+
+  /** What differs from the listing, or null when the file is the one listed. */
+  mismatch(file: HubFile): string | null {
+    const { sha256, blob } = this.done();
+    if (file.sha256 !== null && sha256 !== file.sha256)
+      return `its sha256 is ${sha256}, the hub lists ${file.sha256}`;
+    if (file.sha256 === null && file.gitBlobId !== null && blob !== file.gitBlobId)
+      return `its git blob id is ${blob}, the hub lists ${file.gitBlobId}`;
+    return null;
+  }
+}
+
+/**
+ * Fails a transfer that makes too little progress: fewer than minBytesPerSecond × windowMs in a
+ * window (or the rest, when less remains). The fetcher's idle timeout catches a hub that sends
+ * nothing; this one catches a hub that sends a byte now and then, which keeps that clock reset.
+ * Its window is twice the idle timeout, so a hub gone silent is reported as idle, not as slow.
+ */
+class StallWatch {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  readonly signal: AbortSignal;
+  private readonly windowMs: number;
+
+  constructor(
+    signal: AbortSignal | undefined,
+    idleTimeoutMs: number,
+    private readonly minBytesPerSecond: number,
+    private readonly what: string,
+    private readonly file: string | null,
+  ) {
+    this.windowMs = 2 * idleTimeoutMs;
+    this.signal = signal
+      ? AbortSignal.any([signal, this.controller.signal])
+      : this.controller.signal;
+  }
+
+  /** From the first byte: `received` counts the bytes so far, `total` what the body should hold. */
+  start(received: () => number, total: number | null): void {
+    const floor = Math.max(1, Math.ceil((this.minBytesPerSecond * this.windowMs) / 1000));
+    let mark = received();
+    this.timer = setInterval(() => {
+      const now = received();
+      const need = total === null ? floor : Math.min(floor, total - mark);
+      // Nothing at all is the fetcher's idle timeout, which names it so.
+      if (now > mark && now - mark < need) {
+        this.stop();
+        this.controller.abort(
+          new HubError(
+            'timeout',
+            `${this.what}: only ${formatBytes(now - mark)} in ${formatDuration(this.windowMs)}, ` +
+              `under the ${formatBytes(need)} it must make in that time (the hub trickles)`,
+            this.file,
+          ),
+        );
+      }
+      mark = now;
+    }, this.windowMs);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
 }
 
 async function treeSize(dir: string): Promise<number> {

@@ -10,6 +10,11 @@ import { runHere } from './run-here.js';
 
 const HEARTBEAT_MS = 5_000;
 const IDLE_POLL_MS = 1_000;
+/**
+ * Job types run in a lane of their own, one job at a time, beside the ADAM_WORKERS slots: a
+ * model download may take an hour on a slow hub, and ingestion must not wait behind it.
+ */
+const OWN_LANE_TYPES: readonly string[] = ['install_model'];
 
 interface Slot {
   id: string;
@@ -21,6 +26,10 @@ interface Slot {
   stopping: boolean;
   wake: (() => void) | null;
   loop: Promise<void>;
+  /** The job types it claims (all when unset) and those it leaves to the own lane. */
+  types: readonly string[] | undefined;
+  except: readonly string[];
+  lane: boolean;
   /** The run of the job it holds now, settled when that run ends (a restore waits for it). */
   job: Promise<unknown>;
   /** Aborted on a cancel of its job or a stop: the engine drops the job's tasks at once. */
@@ -66,8 +75,15 @@ export class EmbeddedQueue implements QueueDriver {
   }
 
   start(count: number): void {
-    for (let i = 0; i < count && !this.closed; i++) {
-      const id = `embedded-${++this.seq}`;
+    const { types } = this.deps;
+    const own = OWN_LANE_TYPES.filter((t) => !types || types.includes(t));
+    const hasLane = [...this.slots.values()].some((s) => s.lane);
+    const wanted: Pick<Slot, 'id' | 'types' | 'except' | 'lane'>[] = [];
+    for (let i = 0; i < count; i++)
+      wanted.push({ id: `embedded-${++this.seq}`, types, except: own, lane: false });
+    if (own.length && !hasLane)
+      wanted.push({ id: 'embedded-install', types: own, except: [], lane: true });
+    for (const { id, types, except, lane } of this.closed ? [] : wanted) {
       const slot: Slot = {
         id,
         status: 'idle',
@@ -80,12 +96,15 @@ export class EmbeddedQueue implements QueueDriver {
         loop: Promise.resolve(),
         job: Promise.resolve(),
         abort: null,
+        types,
+        except,
+        lane,
       };
       this.slots.set(id, slot);
       slot.loop = this.run(slot);
     }
-    this.deps.log.info({ component: 'queue' }, `${this.slots.size} worker(s) running`);
-    this.deps.bus.emit('workers.changed', { running: this.slots.size });
+    this.deps.log.info({ component: 'queue' }, `${this.running} worker(s) running`);
+    this.deps.bus.emit('workers.changed', { running: this.running });
   }
 
   /** Stops every worker; their jobs go back to the queue at their next step. */
@@ -138,21 +157,24 @@ export class EmbeddedQueue implements QueueDriver {
     for (const s of this.slots.values()) s.wake?.();
   }
 
+  /** The ADAM_WORKERS slots; the own lane is not one of them. */
   get running(): number {
-    return this.slots.size;
+    return [...this.slots.values()].filter((s) => !s.lane).length;
   }
 
   status(): Pick<WorkersStatus, 'workers' | 'running'> {
     return {
-      running: this.slots.size,
-      workers: [...this.slots.values()].map((s) => ({
-        id: s.id,
-        status: s.status,
-        current_job: s.current,
-        started_at: s.startedAt,
-        processed: s.processed,
-        failed: s.failed,
-      })),
+      running: this.running,
+      workers: [...this.slots.values()]
+        .filter((s) => !s.lane)
+        .map((s) => ({
+          id: s.id,
+          status: s.status,
+          current_job: s.current,
+          started_at: s.startedAt,
+          processed: s.processed,
+          failed: s.failed,
+        })),
     };
   }
 
@@ -160,7 +182,7 @@ export class EmbeddedQueue implements QueueDriver {
     while (!slot.stopping) {
       const row = this.paused
         ? undefined
-        : this.deps.jobs.claimNext(slot.id, new Date().toISOString(), this.deps.types);
+        : this.deps.jobs.claimNext(slot.id, new Date().toISOString(), slot.types, slot.except);
       if (!row) {
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, IDLE_POLL_MS);

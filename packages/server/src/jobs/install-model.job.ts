@@ -2,9 +2,11 @@
  * install_model: downloads a model's files from the hub into the data directory and registers
  * them. A server job (runsOn 'server'): the files belong to the server's data directory, which
  * an `adam worker` on another machine does not have, so in the Redis mode too it runs on the
- * server's own slot. Progress is in bytes, on the job and on the model's row (model_progress
- * events); a cancel aborts the transfer at once and keeps the partial files, so installing again
- * resumes them with Range requests, as does a job the server's stop put back in the queue.
+ * server, in the embedded queue's own lane for installs beside the job slots: a slow hub holds up
+ * no other job. Progress is in bytes, on the job and on the model's row (model_progress events);
+ * a cancel aborts the transfer at once and keeps the partial files, so installing again resumes
+ * them with Range requests, as does a job the server's stop put back in the queue. A failed
+ * install keeps nothing.
  */
 import { z } from 'zod';
 import {
@@ -22,6 +24,8 @@ export type InstallModelInput = z.output<typeof InstallModelInput>;
 
 /** How often the job looks at its cancel flag while bytes flow (or do not). */
 const STOP_POLL_MS = 200;
+/** The job's progress while downloading stays under 1, which only an installed model reads. */
+const MAX_DOWNLOAD_PROGRESS = 0.99;
 
 /** What to download where, for one install. */
 export interface InstallPlan {
@@ -91,7 +95,10 @@ export const installModelJob = defineJob<InstallModelInput>({
           onProgress: (p) => {
             models.installProgress(id, jobId, p);
             ctx.progress({
-              progress: p.totalBytes ? p.downloadedBytes / p.totalBytes : 0,
+              // 1 only once installed: the last file may still fail its checksum.
+              progress: p.totalBytes
+                ? Math.min(MAX_DOWNLOAD_PROGRESS, p.downloadedBytes / p.totalBytes)
+                : 0,
               stage: `Downloading ${p.file}`,
             });
           },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -114,6 +115,22 @@ export async function linkOnTheWay(root: string, rel: string): Promise<string | 
     if (st.isSymbolicLink()) return sub;
   }
   return null;
+}
+
+/** Room left in a 255-byte file name for the hash, the separators and an install's temp prefix. */
+const READABLE_NAME_MAX = 160;
+
+/**
+ * The folder a hub model is installed into, relative to the models directory: one flat folder
+ * per repository and revision, `<owner>--<name>--<revision>--<hash>`, so no model's folder holds
+ * another's (with `<repo>/<revision>`, repository `x` at `main` held `x/main` at `r1`). The hash
+ * of the exact pair tells apart what the readable part cannot: names that differ in case only
+ * (one folder on a case-insensitive disk), `a--b` against `a/b`, names the shortening cut.
+ */
+export function installDirName(repo: string, revision: string): string {
+  const hash = createHash('sha256').update(`${repo}\n${revision}`).digest('hex').slice(0, 12);
+  const readable = `${repo.replace('/', '--')}--${revision}`.slice(0, READABLE_NAME_MAX);
+  return `${readable}--${hash}`;
 }
 
 /** Whether `rel` is `dir` or inside it (both relative, forward slashes). */

@@ -55,6 +55,7 @@ import {
 import {
   dirSize,
   inspectModelFile,
+  installDirName,
   isWithin,
   linkOnTheWay,
   listFiles,
@@ -293,6 +294,8 @@ export class ModelService implements ModelInstaller {
       fields.repo = change.repo;
       fields.source_url = hubPage(this.hub.url, change.repo);
     }
+    // Files of the old repository or revision (a failed load left them) are no longer its own.
+    if (moves) fields.local_path = null;
     models.update(id, fields);
     log.info(
       { component: 'models' },
@@ -665,35 +668,55 @@ export class ModelService implements ModelInstaller {
     };
     let row = current();
     if (!row) return null;
-    const dir = dirOf(row)!;
-    for (let other = this.installing.get(dir); other; other = this.installing.get(dir)) {
+    // Installs of one repository and revision take turns: the second finds the files in place.
+    const key = installDirName(row.repo!, row.revision);
+    for (let other = this.installing.get(key); other; other = this.installing.get(key)) {
       await other;
       row = current();
       if (!row) return null;
     }
+    const sharing = await this.installedTwin(row);
+    const dir = sharing ?? key;
+    // Only an install from before the flat layout (`<repo>/<revision>`) could overlap it.
+    const clash = this.rowsUsing(dir, row.id, HOLDS_FILES).find(
+      (r) => r.repo !== row!.repo || r.revision !== row!.revision,
+    );
+    if (clash) {
+      throw new Error(
+        `The folder ${dir} would overlap ${dirOf(clash)}, the files of model ${clash.name}: uninstall it first`,
+      );
+    }
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
-    this.installing.set(dir, hold);
-    const destDir = this.abs(dir);
-    const present =
-      this.rowsUsing(dir, row.id, INSTALLED).length > 0 && (await hasModelFiles(destDir));
+    this.installing.set(key, hold);
+    const present = sharing !== null;
     this.deps.models.update(
       modelId,
-      { message: present ? 'Files already installed' : 'Starting the download' },
+      { local_path: dir, message: present ? 'Files already installed' : 'Starting the download' },
       { jobId },
     );
     this.emitProgress(modelId, true);
     return {
       repo: row.repo!,
       revision: row.revision,
-      destDir,
+      destDir: this.abs(dir),
       stagingDir: this.abs(stagingOf(row)!),
       present,
       release: () => {
-        if (this.installing.get(dir) === hold) this.installing.delete(dir);
+        if (this.installing.get(key) === hold) this.installing.delete(key);
         release();
       },
     };
+  }
+
+  /** The folder of another installed model of the same repository and revision, if complete. */
+  private async installedTwin(row: ModelRow): Promise<string | null> {
+    for (const r of this.deps.models.listByStatus([...INSTALLED])) {
+      if (r.id === row.id || r.repo !== row.repo || r.revision !== row.revision) continue;
+      const dir = dirOf(r);
+      if (dir && (await hasModelFiles(this.abs(dir)))) return dir;
+    }
+    return null;
   }
 
   installProgress(modelId: number, jobId: number, p: DownloadProgress): void {
@@ -757,12 +780,18 @@ export class ModelService implements ModelInstaller {
     const row = models.findById(modelId);
     if (!row || row.job_id !== jobId) return;
     const dir = dirOf(row);
-    // The download only ever puts complete files in place; what may be there is files whose
-    // config failed to read: gone unless another model uses them.
+    // Nothing half-installed stays: the download only ever puts complete files in place, so
+    // what may be there is files whose config failed to read (gone unless another model uses
+    // them); the partial files go too, as a failed file may be what made them.
     if (dir && this.rowsUsing(dir, modelId, INSTALLED).length === 0) await this.removeDir(dir);
+    const staging = stagingOf(row);
+    if (staging) {
+      await removeStaging(this.abs(staging));
+      await pruneEmptyDirs(this.deps.modelsRoot, path.dirname(this.abs(staging)));
+    }
     const changed = models.update(
       modelId,
-      { status: 'error', error: message, message, last_action: 'install' },
+      { status: 'error', error: message, message, local_path: null, last_action: 'install' },
       { jobId },
     );
     if (!changed) return;
@@ -776,6 +805,7 @@ export class ModelService implements ModelInstaller {
       {
         status: 'not_installed',
         error: null,
+        local_path: null,
         message: 'Installation cancelled',
         last_action: 'install',
       },
@@ -836,11 +866,16 @@ export class ModelService implements ModelInstaller {
     let fields: ModelWritable;
     if (job?.status === 'failed') {
       const reason = job.errors.at(-1)?.message ?? 'The install job failed';
-      fields = { status: 'error', error: reason, message: reason };
+      fields = { status: 'error', error: reason, message: reason, local_path: null };
     } else if (job?.status === 'completed') {
       return; // completeInstall decided
     } else {
-      fields = { status: 'not_installed', error: null, message: 'Installation cancelled' };
+      fields = {
+        status: 'not_installed',
+        error: null,
+        message: 'Installation cancelled',
+        local_path: null,
+      };
     }
     if (this.deps.models.update(row.id, fields, guard)) this.emitProgress(row.id, true);
   }
@@ -863,8 +898,8 @@ export class ModelService implements ModelInstaller {
       if (r.status !== 'downloading' || !dir) continue;
       const staging = stagingOf(r);
       if (staging && isWithin(rel, staging)) return `the running install of ${r.name}`;
-      // The download assembles the directory beside it (.<revision>.installing-…) before the rename.
-      const sibling = `${path.posix.dirname(dir)}/.${path.posix.basename(dir)}.`;
+      // The download assembles the directory beside it (.<name>.installing-…) before the rename.
+      const sibling = path.posix.join(path.posix.dirname(dir), `.${path.posix.basename(dir)}.`);
       if (rel.startsWith(sibling)) return `the running install of ${r.name}`;
     }
     return null;
@@ -994,10 +1029,14 @@ function spaceIdOf(r: ModelRow): string {
     : onnxSpaceId(r.repo, r.revision);
 }
 
-/** The directory a hub model's files live in, relative to the models directory. */
+/**
+ * The directory a model's files live in, relative to the models directory: the one recorded
+ * when its install began (`<repo>/<revision>` for installs before the flat layout, which keep
+ * working), else the one an install of it would use.
+ */
 function dirOf(r: ModelRow): string | null {
-  if (r.repo) return `${r.repo}/${r.revision}`;
-  return r.local_path;
+  if (r.local_path) return r.local_path;
+  return r.repo ? installDirName(r.repo, r.revision) : null;
 }
 
 function stagingOf(r: ModelRow): string | null {
@@ -1024,7 +1063,8 @@ function progressOf(r: ModelRow): { progress: number; message: string } {
       // 100 only once installed: the files are still being checked and moved into place.
       return { progress: Math.min(99.9, round(share, 1)), message: r.message };
     case 'error':
-      return { progress: round(share, 1), message: r.error ?? r.message };
+      // Never 100 on an error: a file can arrive whole and then fail its checksum.
+      return { progress: Math.min(99, round(share, 1)), message: r.error ?? r.message };
     default:
       return {
         progress: r.last_action === 'uninstall' ? 100 : 0,
@@ -1055,7 +1095,12 @@ function describeFile(
   }
   const owner =
     rows.find((r) => r.repo && isWithin(rel, dirOf(r)!)) ??
-    MODEL_CATALOGUE.find((e) => e.repo && isWithin(rel, `${e.repo}/${e.revision}`));
+    MODEL_CATALOGUE.find(
+      (e) =>
+        e.repo &&
+        (isWithin(rel, installDirName(e.repo, e.revision)) ||
+          isWithin(rel, `${e.repo}/${e.revision}`)),
+    );
   if (owner) return { type: owner.type as ModelType, language: owner.language };
   const folders = rel.split('/').slice(0, -1);
   const type = folders.find((f): f is ModelType => (MODEL_TYPES as readonly string[]).includes(f));

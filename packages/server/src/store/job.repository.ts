@@ -168,9 +168,19 @@ export class JobRepository {
     return (row as { n: number }).n;
   }
 
-  /** Takes the next pending job (priority, then age) for a worker, atomically. */
-  claimNext(workerId: string, now: string, types?: readonly string[]): JobRow | undefined {
-    const typeFilter = types ? `AND type IN (${types.map(() => '?').join(',')})` : '';
+  /**
+   * Takes the next pending job (priority, then age) for a worker, atomically: of `types` (all
+   * when unset) but not of `exceptTypes`.
+   */
+  claimNext(
+    workerId: string,
+    now: string,
+    types?: readonly string[],
+    exceptTypes: readonly string[] = [],
+  ): JobRow | undefined {
+    const typeFilter =
+      (types ? `AND type IN (${types.map(() => '?').join(',')})` : '') +
+      (exceptTypes.length ? ` AND type NOT IN (${exceptTypes.map(() => '?').join(',')})` : '');
     return this.db
       .prepare(
         `UPDATE jobs SET status = 'processing', worker_id = ?, started_at = COALESCE(started_at, ?),
@@ -179,7 +189,7 @@ export class JobRepository {
                      ORDER BY priority_rank, created_at, id LIMIT 1)
          RETURNING *`,
       )
-      .get(workerId, now, now, now, ...(types ?? [])) as JobRow | undefined;
+      .get(workerId, now, now, now, ...(types ?? []), ...exceptTypes) as JobRow | undefined;
   }
 
   listByStatusAndType(statuses: readonly string[], types: readonly string[]): JobRow[] {

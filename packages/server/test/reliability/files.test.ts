@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from '../corpus.js';
+import { installDirName } from '../../src/services/model-files-guard.js';
 import { startFakeHub, type FakeHub } from '../fixtures/fake-hub.js';
 import { writeTinyEmbeddingModel } from '../fixtures/tiny-models.js';
 import { saveText, startServer, tempDir, type TestServer } from '../helpers.js';
@@ -183,6 +184,11 @@ beforeAll(async () => {
     );
   expect(await settled(tinyId)).toBe('installed');
   expect(await settled(linkedId)).toBe('error');
+  // As an install from before the flat layout left it: its folder `<repo>/<revision>`, which
+  // a link on the way can reach (a flat folder has nothing on the way).
+  s.adam.db
+    .prepare("UPDATE models SET local_path = 'linked/model/main' WHERE id = ?")
+    .run(linkedId);
   const on = await s.api(`${API}/admin/models/${tinyId}/toggle`, {
     method: 'POST',
     key,
@@ -247,7 +253,8 @@ describe('path-taking calls', () => {
       path.join(s.dataDir, 'backups', linkedBackup),
       'dir',
     );
-    const tinyFile = 'tiny/embedder/main/onnx/model.onnx';
+    const tinyDir = installDirName('tiny/embedder', 'main');
+    const tinyFile = `${tinyDir}/onnx/model.onnx`;
     const canaryAbs = path.join(outside, 'canary.txt');
     const up = `../../${outsideName}/canary.txt`;
 
@@ -275,8 +282,8 @@ describe('path-taking calls', () => {
       'linked/model',
       '.staging/old@main/part.bin',
       tinyFile,
-      'tiny/embedder/main/config.json',
-      'tiny/embedder/main/onnx',
+      `${tinyDir}/config.json`,
+      `${tinyDir}/onnx`,
       'builtin',
       '',
       '.',
@@ -454,18 +461,19 @@ describe('path-taking calls', () => {
 
 describe('files in use', () => {
   it('refuses the cleanup of the active model’s files and the uninstall of the active embedder', async () => {
-    const file = path.join(models, 'tiny/embedder/main/onnx/model.onnx');
-    const before = manifest(path.join(models, 'tiny'));
+    const tinyDir = installDirName('tiny/embedder', 'main');
+    const file = path.join(models, tinyDir, 'onnx/model.onnx');
+    const before = manifest(path.join(models, tinyDir));
     const attempts = [
       await s.api(`${API}/admin/models/cleanup/files`, {
         method: 'DELETE',
         key,
-        body: { files: ['tiny/embedder/main/onnx/model.onnx'] },
+        body: { files: [`${tinyDir}/onnx/model.onnx`] },
       }),
       await s.api(`${API}/admin/models/cleanup/files`, {
         method: 'DELETE',
         key,
-        body: { files: ['./tiny//embedder/main/config.json'] },
+        body: { files: [`./${tinyDir}//config.json`] },
       }),
       await s.api(`${API}/admin/models/${tinyId}/uninstall`, { method: 'POST', key }),
     ];
@@ -477,7 +485,7 @@ describe('files in use', () => {
     const failures = attempts.filter(
       (a, i) => a.status !== expected[i]![0] || !expected[i]![1].test(a.body?.detail ?? ''),
     ).length;
-    const diff = diffManifests(before, manifest(path.join(models, 'tiny')));
+    const diff = diffManifests(before, manifest(path.join(models, tinyDir)));
     report({
       check: 'files: files in use kept',
       runs: attempts.length,
