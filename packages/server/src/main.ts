@@ -1,7 +1,12 @@
 import net from 'node:net';
 import { buildApp, type Adam } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
+import {
+  DataDirBusy,
+  DataDirNotWritable,
+  isNotWritable,
+  lockDataDir,
+} from './lib/data-dir-lock.js';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@adam/contracts';
 
 /** A start-up refusal a user can act on: printed as its one line, without a stack. */
@@ -15,8 +20,9 @@ export async function serve(config: Config): Promise<void> {
   try {
     await start(config);
   } catch (e) {
-    if (e instanceof StartError || e instanceof DataDirBusy) {
-      console.error(e.message);
+    const plain = oneLine(e, config);
+    if (plain) {
+      console.error(plain);
       process.exit(1);
     }
     throw e;
@@ -48,7 +54,11 @@ async function start(config: Config): Promise<void> {
       await app.close();
       process.exit(0);
     } catch (e) {
-      log.error({ component: 'server', err: e }, 'Error during shutdown');
+      // A directory turned read-only: one line, not a stack (what was not saved is put back
+      // from the store at the next start).
+      const plain = oneLine(e, config);
+      if (plain) console.error(plain);
+      else log.error({ component: 'server', err: e }, 'Error during shutdown');
       process.exit(1);
     }
   };
@@ -90,6 +100,33 @@ async function start(config: Config): Promise<void> {
       `Log in as ${DEFAULT_ADMIN_EMAIL} / ${DEFAULT_ADMIN_PASSWORD}, then change the password under Settings → Security`,
     );
   }
+}
+
+/**
+ * The one line a start or stop failure an operator can act on prints, or null for a bug (its
+ * stack is printed). A write refused anywhere in the data directory (the store's open, the
+ * index's folder, the lock) is said once, about the directory.
+ */
+function oneLine(e: unknown, config: Config): string | null {
+  if (e instanceof StartError || e instanceof DataDirBusy || e instanceof DataDirNotWritable)
+    return e.message;
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) {
+    if (isNotWritable(c) || isReadOnlyStore(c))
+      return new DataDirNotWritable(config.dataDir, asErrno(c)).message;
+  }
+  return null;
+}
+
+/** SQLite's own error for a store it cannot write (a read-only file or folder). */
+function isReadOnlyStore(e: unknown): boolean {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === 'string' && /^SQLITE_(READONLY|CANTOPEN|IOERR)/.test(code);
+}
+
+function asErrno(e: unknown): NodeJS.ErrnoException {
+  if (isNotWritable(e)) return e;
+  const err = e as { code?: string; message?: string };
+  return Object.assign(new Error(`${err.code}: ${err.message}`), { code: err.code });
 }
 
 /** Fails with the one-line message when HOST:PORT cannot be listened on (PORT=0 always can). */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewSnippet, SnippetRepository } from '../src/store/snippet.repository.js';
 import { VectorIndex } from '../src/vector/vector-index.js';
 import { startServer, type TestServer } from './helpers.js';
 
@@ -44,5 +45,65 @@ describe('index save', () => {
     // And the save holds them all.
     const onDisk = VectorIndex.readSaved(path.join(s.dataDir, 'index'));
     expect(onDisk!.manifest.count).toBe(VECTORS);
+  }, 180_000);
+
+  it('marks the saved rows indexed in chunks, letting the event loop turn between them', async () => {
+    // A server of its own: the other test's vectors have no rows, which a repair removes.
+    const own = await startServer();
+    await own.adam.reconciled;
+    const index = own.adam.services.index;
+    // The repository the index marks rows with: its calls are watched, not changed.
+    const repo = (index as unknown as { deps: { snippets: SnippetRepository } }).deps.snippets;
+    const rows = 5_000;
+    const ids = repo.insertMany(
+      Array.from({ length: rows }, (_, i) => ({
+        text: `row ${i} of the marking test`,
+        text_hash: `mark-${i}`,
+        theme: 'technology',
+        quality_score: 0.5,
+        language: 'en',
+        word_count: 6,
+        size_bytes: 30,
+        source_title: 'test',
+        source_url: null,
+        job_id: null,
+        metadata: '{}',
+        embedding: null,
+        embedder_id: null,
+      })) as unknown as NewSnippet[],
+    ) as number[];
+    const entries = ids.map((key, i) => {
+      const v = new Float32Array(DIM);
+      v[i % DIM] = 1;
+      v[(i * 7 + 3) % DIM] = (i % 13) / 13;
+      return { key, vector: v };
+    });
+    const original = repo.markIndexed.bind(repo);
+    index.addDeferred(entries);
+    await index.search(entries[0]!.vector, 1, 'probe-marks');
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const calls: { ids: number; turnsAt: number }[] = [];
+    repo.markIndexed = (ids, at) => {
+      calls.push({ ids: ids.length, turnsAt: turns });
+      original(ids, at);
+    };
+    try {
+      await index.flush();
+    } finally {
+      spinning = false;
+      repo.markIndexed = original;
+      await own.close();
+    }
+    // Every row marked, never all in one transaction: the loop turned between the chunks.
+    expect(calls.reduce((n, c) => n + c.ids, 0)).toBe(rows);
+    expect(calls.length).toBeGreaterThan(1);
+    expect(Math.max(...calls.map((c) => c.ids))).toBeLessThan(rows);
+    expect(calls.at(-1)!.turnsAt).toBeGreaterThan(calls[0]!.turnsAt);
   }, 180_000);
 });

@@ -29,6 +29,36 @@ export class DataDirBusy extends Error {
   }
 }
 
+/** Errors a directory that cannot be written gives. */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/** Whether `e` says a directory cannot be written (read-only mount, lost permissions). */
+export function isNotWritable(e: unknown): e is NodeJS.ErrnoException {
+  return NOT_WRITABLE.has((e as NodeJS.ErrnoException)?.code ?? '');
+}
+
+/** "data directory /x/data is not writable: EROFS (read-only file system)" */
+export function notWritableMessage(dir: string, e: NodeJS.ErrnoException): string {
+  const why = e.code ?? e.message;
+  const detail = e.code ? e.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'$/, '') : '';
+  return `data directory ${dir} is not writable: ${why}${detail && detail !== why ? ` (${detail})` : ''}`;
+}
+
+/** The data directory cannot be written: said in one line at start and at stop, no stack. */
+export class DataDirNotWritable extends Error {
+  constructor(
+    readonly dir: string,
+    cause: NodeJS.ErrnoException,
+  ) {
+    const detail = cause.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '[^']*'$/, '');
+    super(
+      `Cannot write to the data directory ${dir} (${cause.code}): ${detail}. ` +
+        'Make it writable (a read-only mount or its permissions), or set ADAM_DATA_DIR to another directory.',
+      { cause },
+    );
+  }
+}
+
 /** Whether a process with this pid exists (EPERM: it does, under another user). */
 function alive(pid: number): boolean {
   try {
@@ -61,6 +91,15 @@ export function dataDirHolder(dir: string): LockHolder | null {
  * and the CLI's maintenance commands off a directory a server is writing.
  */
 export function lockDataDir(dir: string, role = 'server'): { release: () => void } {
+  try {
+    return takeLock(dir, role);
+  } catch (e) {
+    if (isNotWritable(e)) throw new DataDirNotWritable(dir, e);
+    throw e;
+  }
+}
+
+function takeLock(dir: string, role: string): { release: () => void } {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, LOCK_FILE);
   const mine: LockHolder = { pid: process.pid, started_at: new Date().toISOString(), role };
@@ -83,8 +122,13 @@ export function lockDataDir(dir: string, role = 'server'): { release: () => void
     release: () => {
       if (released) return;
       released = true;
-      // Only our own lock: never remove one another process took over.
-      if (readHolder(file)?.pid === process.pid) fs.rmSync(file, { force: true });
+      // Only our own lock: never remove one another process took over. A directory turned
+      // read-only meanwhile keeps it; the next start takes a lock whose pid is dead over.
+      try {
+        if (readHolder(file)?.pid === process.pid) fs.rmSync(file, { force: true });
+      } catch (e) {
+        if (!isNotWritable(e)) throw e;
+      }
     },
   };
 }

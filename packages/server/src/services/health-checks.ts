@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import type { QueueDriver } from '../jobs/queue-driver.js';
+import { notWritableMessage } from '../lib/data-dir-lock.js';
 import { redisPing } from '../lib/redis-ping.js';
 import type { Db } from '../store/db.js';
 import type { JobRepository } from '../store/job.repository.js';
+import type { ComponentHealth } from '@adam/contracts';
 import type { HealthProbe, HealthService } from './health.service.js';
 
 /** What /health checks: the parts of the system, each reporting how it is. */
@@ -52,6 +54,8 @@ export function registerHealthChecks(
       };
     }
   });
+  const writable = new WritableProbe(deps.dataDir);
+  health.register('data_dir', () => writable.health());
   health.register('backups', () => deps.backups.health());
   health.register('index', () => deps.index.health());
   health.register('queue', async () => {
@@ -76,6 +80,57 @@ export function registerHealthChecks(
       details: { mode: queue.mode, running, engine: deps.engine.stats() },
     };
   });
+}
+
+/** How long a write probe's answer is kept: /health never writes more than this often. */
+const WRITE_PROBE_MAX_AGE_MS = 10_000;
+
+/**
+ * Whether the data directory takes writes: a small file written, synced and removed, at most
+ * every WRITE_PROBE_MAX_AGE_MS (a read-only remount or lost permissions show here, with the
+ * errno and the path, instead of as opaque failures of every write).
+ */
+export class WritableProbe {
+  private last: { at: number; error: NodeJS.ErrnoException | null } | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxAgeMs = WRITE_PROBE_MAX_AGE_MS,
+  ) {}
+
+  async health(): Promise<ComponentHealth> {
+    if (!this.last || Date.now() - this.last.at > this.maxAgeMs) {
+      this.running ??= this.probe().finally(() => (this.running = null));
+      await this.running;
+    }
+    const error = this.last!.error;
+    if (!error) return { status: 'healthy', details: { path: this.dir, writable: true } };
+    return {
+      status: 'degraded',
+      error: notWritableMessage(this.dir, error),
+      details: { path: this.dir, writable: false, errno: error.code ?? 'unknown' },
+    };
+  }
+
+  private async probe(): Promise<void> {
+    const file = path.join(this.dir, `.write-probe-${process.pid}`);
+    let error: NodeJS.ErrnoException | null = null;
+    try {
+      const fh = await fs.promises.open(file, 'w');
+      try {
+        await fh.writeFile('probe');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    } catch (e) {
+      error = e as NodeJS.ErrnoException;
+    } finally {
+      await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    }
+    this.last = { at: Date.now(), error };
+  }
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

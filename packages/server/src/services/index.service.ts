@@ -17,6 +17,7 @@ import type { SnippetRepository } from '../store/snippet.repository.js';
 import { fsyncDir, writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';
 import {
+  checkSavedFiles,
   INDEX_MANIFEST,
   listDamaged,
   prepareInstall,
@@ -40,6 +41,18 @@ const REINDEX_BATCH = 256;
  * in between only leaves rows that start-up reconciliation indexes again.
  */
 const SAVE_INTERVAL_MS = 3 * 60_000;
+/**
+ * Rows marked indexed per transaction after a save, with a turn of the event loop between two:
+ * marking 200k rows in one transaction (their triggers keep the counts) held the loop 1.7 s.
+ */
+const MARK_CHUNK = 2_000;
+/**
+ * How often the index's files and its agreement with the store are looked at: a few stats and
+ * two counts the triggers keep, never a scan. A failed save looks at once.
+ */
+const WATCH_INTERVAL_MS = 10_000;
+/** Store and index may differ by this many keys (in-flight batches) before a reconcile starts. */
+const AGREEMENT_TOLERANCE = (n: number) => Math.max(10, Math.ceil(n * 0.001));
 
 /** A space switch builds the next index here, beside the live one (index-files' layout). */
 export const NEXT_INDEX_DIR = 'next';
@@ -127,6 +140,18 @@ export class IndexService {
   private quantization: IndexStorage;
   /** Resolves when the saved index is loaded (or found unusable and the rebuild queued). */
   ready: Promise<void>;
+  /** A fault found while running (files gone or damaged, store and index apart) and its repair. */
+  private fault: IndexFault | null = null;
+  /** The last repair that finished, told by /health as long as the server runs. */
+  private lastRepair: IndexFault | null = null;
+  private repairing: Promise<void> | null = null;
+  private watchTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+  /** A flush is running (its save swaps the files the watch looks at). */
+  private flushing = false;
+  /** Reconciles running, and whether one finished (the watch waits for the start's). */
+  private reconciling = 0;
+  private reconciledOnce = false;
 
   constructor(
     private readonly deps: {
@@ -146,6 +171,8 @@ export class IndexService {
       storage?: () => IndexStorage;
       /** The engine's side of a space switch; without it switchSpace refuses. */
       spaces?: SpaceSwitcher;
+      /** Between two looks at the files and the store's agreement (0: never); tests shorten it. */
+      watchIntervalMs?: number;
     },
   ) {
     this.quantization = this.wantedStorage;
@@ -153,6 +180,11 @@ export class IndexService {
     this.state = readState(this.stateFile);
     this.index = this.openIndex();
     this.ready = this.whenOpened();
+    const every = deps.watchIntervalMs ?? WATCH_INTERVAL_MS;
+    if (every > 0) {
+      this.watchTimer = setInterval(() => void this.watch(), every);
+      this.watchTimer.unref();
+    }
   }
 
   private openIndex(): IndexClient {
@@ -192,25 +224,120 @@ export class IndexService {
   }
 
   /**
-   * The `index` component of /health: degraded while a damaged saved index lies moved aside,
-   * so the operator learns it was rebuilt; deleting the folder clears it.
+   * The `index` component of /health: degraded while a fault found while running is repaired
+   * (files gone or damaged: rebuilt from the store; store and index apart: reconciled), and
+   * while a damaged saved index lies moved aside, so the operator learns it was rebuilt;
+   * deleting that folder clears it. Cheap: what the watch found last, never a scan.
    */
   health(): ComponentHealth {
+    const details = {
+      path: this.deps.dir,
+      total_vectors: this.size,
+      dimension: this.dimension,
+      embedder: this.deps.embedder.id,
+      last_saved_at: this.lastSavedAt,
+      ...(this.fault && { repair: describeFault(this.fault) }),
+      ...(this.lastRepair && { last_repair: describeFault(this.lastRepair) }),
+    };
+    if (this.fault) return { status: 'degraded', error: this.fault.message, details };
     const damaged = listDamaged(this.deps.dir)[0];
     return {
       status: damaged ? 'degraded' : 'healthy',
       ...(damaged && {
         error:
           `The saved index was damaged (${damaged.problem}) and was rebuilt from the store on ${damaged.at}; ` +
-          `the damaged files are in ${path.basename(this.deps.dir)}/${damaged.dir}: delete that folder to clear this warning`,
+          `the damaged files are in ${path.join(this.deps.dir, damaged.dir)}: delete that folder to clear this warning`,
       }),
-      details: {
-        total_vectors: this.size,
-        dimension: this.dimension,
-        embedder: this.deps.embedder.id,
-        last_saved_at: this.lastSavedAt,
-      },
+      details,
     };
+  }
+
+  /**
+   * Looks at the saved files and at the store's counts; starts the repair a fault needs. Runs
+   * on a timer and after a failed save; answers once the repair it started (if any) is done.
+   */
+  async watch(): Promise<void> {
+    // Not before the start's reconcile is done, nor beside another one: their counts move.
+    if (this.closed || this.repairing || this.flushing || this.building) return;
+    if (!this.reconciledOnce || this.reconciling > 0) return;
+    let found: IndexFault | null = null;
+    try {
+      await this.ready;
+      if (this.flushing || this.repairing) return;
+      const problem = checkSavedFiles(this.deps.dir, this.lastSavedAt !== null);
+      if (problem) {
+        found = {
+          kind: 'files',
+          path: this.deps.dir,
+          message: `The vector index files in ${this.deps.dir} are missing or damaged (${problem}): rebuilding the index from the store`,
+          since: new Date().toISOString(),
+          state: 'running',
+        };
+      } else {
+        found = this.disagreement();
+      }
+    } catch (e) {
+      this.deps.log.error({ component: 'index', err: e }, 'Checking the vector index failed');
+      return;
+    }
+    if (!found) {
+      // A repair that failed, and whose cause is gone since.
+      if (this.fault?.state === 'failed') this.fault = null;
+      return;
+    }
+    if (this.closed) return;
+    this.repairing = this.repair(found).finally(() => (this.repairing = null));
+    await this.repairing;
+  }
+
+  /** Store and index apart beyond the tolerance, from the counts the triggers keep. */
+  private disagreement(): IndexFault | null {
+    const { total, pending } = this.deps.snippets.indexCounts();
+    const indexedRows = total - pending;
+    // Vectors whose rows stay pending until the save holding them: counted on neither side.
+    const saved = this.index.size - this.unsavedCount;
+    const gap = Math.abs(saved - indexedRows);
+    if (gap <= AGREEMENT_TOLERANCE(Math.max(total, this.index.size))) return null;
+    return {
+      kind: 'agreement',
+      path: this.deps.dir,
+      message:
+        `The store and the vector index disagree (${indexedRows} snippets marked indexed, ` +
+        `${saved} vectors saved in ${this.deps.dir}): reconciling them`,
+      since: new Date().toISOString(),
+      state: 'running',
+    };
+  }
+
+  private async repair(fault: IndexFault): Promise<void> {
+    this.fault = fault;
+    this.deps.log.warn({ component: 'index' }, fault.message);
+    try {
+      if (fault.kind === 'files') {
+        // As at start: a fresh open (a damaged save is moved aside), then every row whose
+        // vector the new index lacks goes back to pending and is indexed from its embedding.
+        await this.reopen(this.quantization, () =>
+          fs.mkdirSync(this.deps.dir, { recursive: true }),
+        );
+      }
+      const r = await this.reconcile({ removeIndexOnly: true });
+      fault.state = 'done';
+      fault.outcome =
+        `${r.reindexed} snippets re-indexed, ${r.marked_pending} were missing from the index, ` +
+        `${r.removed_index_only ?? 0} vectors without a snippet removed`;
+      this.deps.log.info(
+        { component: 'index' },
+        `Vector index repaired (${fault.kind === 'files' ? 'rebuilt from the store' : 'reconciled'}): ${fault.outcome}`,
+      );
+      this.lastRepair = fault;
+      this.fault = null;
+    } catch (e) {
+      fault.state = 'failed';
+      fault.outcome = (e as Error).message;
+      fault.message = `${fault.message}; the repair failed: ${(e as Error).message}`;
+      // Left in place: /health keeps saying so, and the next watch tries again.
+      this.deps.log.error({ component: 'index', err: e }, 'Repairing the vector index failed');
+    }
   }
 
   get dimension(): number {
@@ -302,6 +429,8 @@ export class IndexService {
         this.unmarked.unshift(...marking);
         this.deps.log.error({ component: 'index', err: e }, 'Vector index save failed');
         this.scheduleSave();
+        // The files may be gone or the folder unwritable: the watch looks now, not later.
+        setImmediate(() => void this.watch());
         throw e;
       }
       if (index !== this.index) {
@@ -309,11 +438,27 @@ export class IndexService {
         return; // reloaded meanwhile: those rows belong to the old one
       }
       const keys = marking.filter((k) => index.has(k));
-      if (keys.length) this.deps.snippets.markIndexed(keys, new Date().toISOString());
+      const at = new Date().toISOString();
+      for (let i = 0; i < keys.length; i += MARK_CHUNK) {
+        if (i > 0) await new Promise((r) => setImmediate(r));
+        // Re-checked per chunk: a key removed meanwhile is not marked.
+        const chunk = keys.slice(i, i + MARK_CHUNK).filter((k) => index.has(k));
+        if (index !== this.index) break;
+        if (chunk.length) this.deps.snippets.markIndexed(chunk, at);
+      }
       this.marking = [];
       if (deletionsSaved) this.deps.snippets.forgetVectorDeletions(deletionsSaved);
     };
-    const next = this.saving.catch(() => undefined).then(run);
+    const next = this.saving
+      .catch(() => undefined)
+      .then(async () => {
+        this.flushing = true;
+        try {
+          await run();
+        } finally {
+          this.flushing = false;
+        }
+      });
     this.saving = next;
     return next;
   }
@@ -342,6 +487,9 @@ export class IndexService {
 
   /** Saves what is unsaved and stops the index's thread. */
   async close(): Promise<void> {
+    this.closed = true;
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    await this.repairing?.catch(() => undefined);
     if (this.measuring) await this.measuring.catch(() => null);
     await this.reindexing.catch(() => undefined);
     await this.flush();
@@ -426,7 +574,26 @@ export class IndexService {
    * save (a crash came before the next) are removed; other vectors without a row are reported,
    * not removed.
    */
-  async reconcile(): Promise<ReconcileReport> {
+  async reconcile(
+    opts: { removeIndexOnly?: boolean } = {},
+  ): Promise<ReconcileReport & { removed_index_only?: number }> {
+    this.reconciling++;
+    try {
+      return await this.reconcileNow(opts);
+    } finally {
+      this.reconciling--;
+      if (!this.reconciledOnce) {
+        this.reconciledOnce = true;
+        // Right after the start's reconcile, which reports vectors without a row but keeps
+        // them: many of them (an older store under a newer index) start a repair at once.
+        setImmediate(() => void this.watch());
+      }
+    }
+  }
+
+  private async reconcileNow(opts: {
+    removeIndexOnly?: boolean;
+  }): Promise<ReconcileReport & { removed_index_only?: number }> {
     await this.ready;
     // Plain id lists into bitsets: no per-row object, even at 1M rows.
     const rows = KeySet.from(this.deps.snippets.allIds());
@@ -459,12 +626,24 @@ export class IndexService {
       reindexed += (await this.indexBatch(ids, false)).indexed;
     }
     if (reindexed || deleted.length) await this.flush();
-    let indexOnly = 0;
-    for (const k of this.index.keyArray()) if (!rows.has(k)) indexOnly++;
-    if (indexOnly) {
+    const orphans: number[] = [];
+    // Rows stored since the list above was read are not orphans.
+    const now = opts.removeIndexOnly ? KeySet.from(this.deps.snippets.allIds()) : rows;
+    for (const k of this.index.keyArray()) if (!now.has(k)) orphans.push(k);
+    let removed = 0;
+    if (orphans.length && opts.removeIndexOnly) {
+      // A repair: vectors without a row (an older store under a newer index) only crowd out
+      // the answers of a search, which drops them.
+      removed = this.removeAndSave(orphans).length;
+      await this.flush();
       this.deps.log.warn(
         { component: 'index' },
-        `${indexOnly} vectors in the index have no snippet (index_only)`,
+        `${removed} vectors in the index had no snippet (index_only): removed`,
+      );
+    } else if (orphans.length) {
+      this.deps.log.warn(
+        { component: 'index' },
+        `${orphans.length} vectors in the index have no snippet (index_only)`,
       );
     }
     return {
@@ -472,7 +651,8 @@ export class IndexService {
       total_index: this.index.size,
       marked_pending: lost.length,
       reindexed,
-      index_only: indexOnly,
+      index_only: orphans.length - removed,
+      ...(opts.removeIndexOnly && { removed_index_only: removed }),
     };
   }
 
@@ -966,6 +1146,27 @@ export class IndexService {
   get lastSavedAt(): string | null {
     return this.index.lastSavedAt;
   }
+}
+
+/** A fault the watch found while running, and how its repair went. */
+interface IndexFault {
+  kind: 'files' | 'agreement';
+  path: string;
+  message: string;
+  since: string;
+  state: 'running' | 'done' | 'failed';
+  outcome?: string;
+}
+
+function describeFault(f: IndexFault): Record<string, unknown> {
+  return {
+    cause: f.kind === 'files' ? 'index_files' : 'store_index_disagreement',
+    action: f.kind === 'files' ? 'rebuild from the store' : 'reconcile',
+    path: f.path,
+    state: f.state,
+    since: f.since,
+    ...(f.outcome && { outcome: f.outcome }),
+  };
 }
 
 /** state.json: when the index was last optimized, and the space its vectors are in. */

@@ -125,6 +125,34 @@ export function checkSaved(dir: string): { manifest: IndexManifest; keys: Float6
   return { manifest: m, keys };
 }
 
+/**
+ * A cheap look at a saved index while it runs (a few stats, the small manifest read): answers
+ * what is wrong — the folder or a file gone, a size other than the manifest's — or null. No
+ * checksum: that is the load's check. `saved`: a save happened, so a manifest must be there.
+ */
+export function checkSavedFiles(dir: string, saved: boolean): string | null {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!st) return `${dir} is missing`;
+  if (!st.isDirectory()) return `${dir} is not a folder`;
+  let m: IndexManifest | null;
+  try {
+    m = readIndexManifest(dir);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  if (!m) return saved ? `${path.join(dir, INDEX_MANIFEST)} is missing` : null;
+  const files = [{ name: indexFileName(m.generation, 'keys'), facts: m.files?.keys }];
+  if (m.count > 0)
+    files.push({ name: indexFileName(m.generation, 'usearch'), facts: m.files?.usearch });
+  for (const { name, facts } of files) {
+    const bytes = fs.statSync(path.join(dir, name), { throwIfNoEntry: false })?.size;
+    if (bytes === undefined) return `${path.join(dir, name)} is missing`;
+    if (facts && bytes !== facts.bytes)
+      return `${path.join(dir, name)} has ${bytes} bytes, the index manifest says ${facts.bytes}`;
+  }
+  return null;
+}
+
 /** usearch's codes in its file header (index_plugins.hpp). */
 const SCALAR_CODE = { f32: 11, f16: 12, i8: 23 } as const;
 const SCALAR_BYTES = { f32: 4, f16: 2, i8: 1 } as const;

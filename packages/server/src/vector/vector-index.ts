@@ -324,7 +324,10 @@ export class VectorIndex {
           `Saving the vector index to ${this.dir} failed: ${DISK_FULL_MARK} (${free} bytes free); the previous save is kept`,
           { cause: e },
         );
-      throw e;
+      // usearch's own errors name no file ("No such file or directory"): say which folder.
+      const message = (e as Error).message;
+      if (message.includes(this.dir)) throw e;
+      throw new Error(`Saving the vector index to ${this.dir} failed: ${message}`, { cause: e });
     }
   }
 
