@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { decodeHtmlBytes } from './charset.js';
 import { FetchError } from './fetch-error.js';
 import { assertMarkupBounded } from './markup-bounds.js';
 import { describeRule } from './rules.js';
@@ -180,20 +181,12 @@ export function extractResponse(
   );
 }
 
-/** Decodes by the header's charset, else a <meta charset> near the top, else UTF-8. */
+/**
+ * Decodes as a browser would (scraping/charset.ts): a byte order mark, else the header's charset,
+ * else a <meta> near the top, else UTF-8; labels per the WHATWG Encoding standard.
+ */
 export function decodeBody(body: Buffer, contentType: string): string {
-  let label = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
-  if (!label) {
-    const head = body.subarray(0, 2048).toString('latin1');
-    label =
-      /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(head)?.[1] ??
-      /<meta[^>]+content\s*=\s*["'][^"']*charset=([\w.:-]+)/i.exec(head)?.[1];
-  }
-  try {
-    return new TextDecoder(label ?? 'utf-8').decode(body);
-  } catch {
-    return new TextDecoder('utf-8').decode(body);
-  }
+  return decodeHtmlBytes(body, contentType);
 }
 
 // --- DOM work -------------------------------------------------------------------------------
