@@ -64,6 +64,7 @@ beforeAll(async () => {
       // Nested repository ids: `x` at main would have held `x/main` at r1 under <repo>/<revision>.
       'x/main': { files: { dir: embedder }, revision: 'r1' },
       x: { files: { dir: sentiment } },
+      'legacy/embedder': { files: { dir: embedder } },
     },
   });
   s = await startServer({
@@ -465,6 +466,29 @@ describe('installing from the hub', () => {
     expect((await works(nested.id)).dimension).toBe(DIMENSION);
     expect((await api('POST', `/${nested.id}/uninstall`)).status).toBe(200);
     expect(exists(da)).toBe(false);
+  });
+
+  it('keeps an install from before the flat layout working, in its <repo>/<revision> folder', async () => {
+    const m = await createModel('legacy-embedder', 'legacy/embedder');
+    expect((await api('POST', `/${m.id}/install`)).status).toBe(200);
+    await waitInstalled(m.id);
+    // Put back as the older layout had it: the row names the folder, which stays the model's.
+    fs.mkdirSync(path.join(models, 'legacy/embedder'), { recursive: true });
+    fs.renameSync(
+      path.join(models, dirOf('legacy/embedder')),
+      path.join(models, 'legacy/embedder/main'),
+    );
+    s.adam.db
+      .prepare("UPDATE models SET local_path = 'legacy/embedder/main' WHERE id = ?")
+      .run(m.id);
+    expect((await api('GET', `/${m.id}`)).body.local_path).toBe('legacy/embedder/main');
+    const t = await api('POST', `/${m.id}/test`, { text: 'still here' });
+    expect(t.status, JSON.stringify(t.body)).toBe(200);
+    expect(t.body.result.dimension).toBe(DIMENSION);
+    const files = (await api('GET', '/cleanup/files')).body as { path: string }[];
+    expect(files.filter((f) => f.path.startsWith('legacy/'))).toEqual([]);
+    expect((await api('POST', `/${m.id}/uninstall`)).status).toBe(200);
+    expect(exists('legacy')).toBe(false);
   });
 
   it('runs ingestion while an install downloads: installs have a lane of their own', async () => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   inspectModelFile,
+  installDirName,
   isWithin,
   linkOnTheWay,
   listFiles,
@@ -110,5 +111,30 @@ describe('on disk', () => {
     expect(isWithin('owner/name/main/x', 'owner/name/main')).toBe(true);
     expect(isWithin('owner/name/main', 'owner/name/main')).toBe(true);
     expect(isWithin('owner/name/mainly/x', 'owner/name/main')).toBe(false);
+  });
+});
+
+describe('installDirName', () => {
+  it('gives every repository and revision one flat folder, none inside another', () => {
+    const pairs: [string, string][] = [
+      ['x/main', 'r1'],
+      ['x', 'main'],
+      ['x', 'main--r1'],
+      ['x--main', 'r1'],
+      ['X/main', 'r1'],
+      ['owner/name', 'main'],
+      ['owner', 'name--main'],
+      ['a'.repeat(96) + '/' + 'b'.repeat(96), 'c'.repeat(100)],
+      ['a'.repeat(96) + '/' + 'b'.repeat(96), 'c'.repeat(99) + 'd'],
+    ];
+    const names = pairs.map(([repo, rev]) => installDirName(repo, rev));
+    for (const name of names) {
+      expect(name).not.toContain('/');
+      expect(Buffer.byteLength(`.${name}.installing-12345678`)).toBeLessThanOrEqual(255);
+    }
+    // Distinct even to a case-insensitive disk.
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(pairs.length);
+    expect(installDirName('x/main', 'r1')).toBe(installDirName('x/main', 'r1'));
+    expect(installDirName('owner/name', 'main')).toMatch(/^owner--name--main--[0-9a-f]{12}$/);
   });
 });
