@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeGrowth, growthVersusLinear } from '../../test/linearTime';
 import {
   analysisToasts,
   canAnalyze,
@@ -20,6 +21,31 @@ describe('the encyclopedia page checks', () => {
 
   it('cleans the fetched text: \\n line ends, no trailing blanks, at most one empty line', () => {
     expect(cleanArticleText('A.\r\n\r\n\r\n\r\nB.  \r\nC.\n\n')).toBe('A.\n\nB.\nC.');
+  });
+
+  it('drops the spaces before every line end as the old expression did', () => {
+    // The expression chain it replaces, kept as the reference.
+    const legacy = (text: string) =>
+      text
+        .replace(/\r\n?/g, '\n')
+        .replace(/[ \t]+$/gm, '')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim();
+    const pieces = ['a', ' ', '\t', '\n', '\r', '\u2028', '\u00a0', 'b c'];
+    let seed = 23;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 3_000; i++) {
+      let text = '';
+      const length = Math.floor(random() * 14);
+      for (let j = 0; j < length; j++) text += pieces[Math.floor(random() * pieces.length)];
+      expect(cleanArticleText(text), JSON.stringify(text)).toBe(legacy(text));
+    }
+  });
+
+  it('tidies a line of thousands of spaces in linear time (issue 23)', () => {
+    const hostile = (n: number) => `Intro.\n${' '.repeat(n)}x`;
+    const g = growthVersusLinear(cleanArticleText, hostile, { n: 512 });
+    expect(g.excess, describeGrowth(g)).toBeLessThan(6);
   });
 
   it('enables fetch with a typed title and analyse with a text and a question', () => {

@@ -38,13 +38,23 @@ export function sanitizeTitle(raw: string): string {
   return raw.replace(/\s+/g, ' ').replace(CONTROL, '').replace(/ {2,}/g, ' ').trim();
 }
 
+/** Where /$/m matches: the end of the text or a line terminator. */
+const endsLine = (c: string | undefined) =>
+  c === undefined || c === '\n' || c === '\r' || c === '\u2028' || c === '\u2029';
+
 /** The text the encyclopedia answered, tidied for the text area: \n line ends, no blank runs. */
 export function cleanArticleText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t]+$/gm, '')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      // Spaces before a line end, found run by run: /[ \t]+$/gm retried every position of a
+      // long run of spaces, quadratic time on the page's thread (issue 23).
+      .replace(/[ \t]+/g, (run: string, at: number, all: string) =>
+        endsLine(all[at + run.length]) ? '' : run,
+      )
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
 }
 
 export interface AnalysisCheck {
