@@ -176,11 +176,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     lockMs: config.workerLockMs,
   });
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
-  backups.holdDuringRestore({
-    what: 'jobs',
-    pause: () => queue.pause(),
-    resume: (r) => queue.resume(r),
-  });
   built.jobs = jobs;
   models.start();
   const sources = new SourceService({
@@ -321,6 +316,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       }),
     }),
   );
+  // After the HTTP gate's: a restore lets the writes under way end before it pauses the queue.
+  backups.holdDuringRestore({
+    what: 'jobs',
+    pause: () => queue.pause(),
+    resume: (r) => queue.resume(r),
+  });
   await consoleStatic(app, config.webDist);
   app.setNotFoundHandler(notFound);
 

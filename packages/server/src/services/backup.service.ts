@@ -119,7 +119,7 @@ export class BackupService {
     });
   }
 
-  /** `p` is paused before each restore replaces the data and resumed after (registration order). */
+  /** `p` is paused before each restore replaces the data (one after the other, in registration order) and resumed after. */
   holdDuringRestore(p: RestoreParticipant): void {
     this.participants.push(p);
   }
@@ -258,19 +258,24 @@ export class BackupService {
   async restore(rawId: string): Promise<RestoreResult> {
     const dir = this.backupDir(rawId);
     return this.exclusive('restore', async () => {
-      // Checked and paused in one synchronous step: no job starts in between.
-      this.refuseIfBusy();
-      const pausing = this.participants.map((p) => p.pause());
+      const paused: RestoreParticipant[] = [];
       let restored = false;
       try {
-        await this.pausedOrRefuse(pausing);
+        // In registration order, each checked and paused in one synchronous step: no job
+        // starts in between. The writes under way end first, so a call waiting for its job
+        // (save-segments) is not held up by a queue already paused.
+        for (const p of this.participants) {
+          this.refuseIfBusy();
+          paused.push(p);
+          await this.pausedOrRefuse(p, p.pause());
+        }
         // Again: a job a worker took just before the pause is told to the server meanwhile.
         this.refuseIfBusy();
         const result = await this.restoreNow(rawId, dir);
         restored = true;
         return result;
       } finally {
-        for (const p of this.participants) {
+        for (const p of paused) {
           await Promise.resolve()
             .then(() => p.resume(restored))
             .catch((e: unknown) =>
@@ -289,23 +294,24 @@ export class BackupService {
     if (work) throw new Conflict(`Cannot restore while ${work}: wait for them or cancel them`);
   }
 
-  /** Waits for the participants to stand still; 409 if one does not within PAUSE_TIMEOUT_MS. */
-  private async pausedOrRefuse(pausing: (Promise<void> | void)[]): Promise<void> {
+  /** Waits for `p` to stand still; 409 if it does not within PAUSE_TIMEOUT_MS. */
+  private async pausedOrRefuse(
+    p: RestoreParticipant,
+    pausing: Promise<void> | void,
+  ): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<number>((resolve) => {
-      timer = setTimeout(() => resolve(-1), PAUSE_TIMEOUT_MS);
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), PAUSE_TIMEOUT_MS);
       timer.unref();
     });
     try {
-      for (const [i, p] of pausing.entries()) {
-        if ((await Promise.race([Promise.resolve(p).then(() => i), late])) === -1) {
-          throw new AppError(
-            409,
-            `Cannot restore while ${this.participants[i]!.what} are still under way: try again in a moment`,
-            undefined,
-            { 'retry-after': String(RESTORE_RETRY_AFTER_SECONDS) },
-          );
-        }
+      if ((await Promise.race([Promise.resolve(pausing), late])) === 'late') {
+        throw new AppError(
+          409,
+          `Cannot restore while ${p.what} are still under way: try again in a moment`,
+          undefined,
+          { 'retry-after': String(RESTORE_RETRY_AFTER_SECONDS) },
+        );
       }
     } finally {
       clearTimeout(timer);

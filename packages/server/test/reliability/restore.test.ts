@@ -127,6 +127,46 @@ describe('restore is exclusive', () => {
     expect(after.status).toBe(200);
   });
 
+  it('lets a write under way end before it replaces the data', async () => {
+    const { s, key } = await started();
+    const saved = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+    const id = await backup(s, key);
+    const order: string[] = [];
+
+    // A delete held inside its handler, past the gate, as the restore begins.
+    let releaseDelete!: () => void;
+    const deleteHeld = new Promise<void>((r) => (releaseDelete = r));
+    const snippets = s.adam.services.snippets;
+    const remove = snippets.delete.bind(snippets);
+    const deleting = vi.spyOn(snippets, 'delete').mockImplementation((async (n: number) => {
+      await deleteHeld;
+      const r = remove(n);
+      order.push('delete ended');
+      return r;
+    }) as never);
+    const index = s.adam.services.index;
+    const check = index.checkFiles.bind(index);
+    const checking = vi.spyOn(index, 'checkFiles').mockImplementation(async (dir) => {
+      order.push('restore replacing');
+      return check(dir);
+    });
+
+    const target = saved.snippet_ids[0]!;
+    const del = s.api(`/api/v1/snippets/${target}`, { method: 'DELETE', key });
+    await until(() => deleting.mock.calls.length > 0, { what: 'the delete to start' });
+    const restoring = s.api(`/api/v1/admin/maintenance/restore/${id}`, { method: 'POST', key });
+    await until(() => s.adam.services.backups.running === 'restore', { what: 'the restore' });
+    // The restore waits for the delete: it does not reach its swap while the delete is held
+    // (waited for a while; a wrong order shows below either way).
+    await until(() => checking.mock.calls.length > 0, { timeout: 3000 }).catch(() => undefined);
+    releaseDelete();
+    expect((await del).status).toBe(200);
+    expect((await restoring).status).toBe(200);
+    expect(order).toEqual(['delete ended', 'restore replacing']);
+    // The delete came before the restore: the backup brings the snippet back.
+    expect((await s.api(`/api/v1/snippets/${target}`, { key })).status).toBe(200);
+  });
+
   it('never gives a job or snippet id again, and the feed links no job the restore took away', async () => {
     const { s, key } = await started();
     const first = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
