@@ -122,8 +122,6 @@ export class Engine implements Embedder {
       space?: EmbeddingSpace;
       /** The task budget (the processing setting); read at each task. */
       taskTimeoutS?: () => number;
-      /** The module of the pool's tasks; tests give one that adds hostile tasks. */
-      workerFile?: string;
       /** Told of each task stopped past its budget (the log says which, and on what). */
       onTimeout?: (e: TaskTimeout) => void;
     },
@@ -287,7 +285,7 @@ export class Engine implements Embedder {
       return await pool.run<T>(
         { ...task, started: cell },
         {
-          filename: this.opts.workerFile ?? ANALYZE_WORKER,
+          filename: ANALYZE_WORKER,
           name,
           signal: controller.signal,
           ...(opts.transferList && { transferList: opts.transferList }),
@@ -298,6 +296,9 @@ export class Engine implements Embedder {
       if (reason instanceof TaskTimeout) {
         this.replaced++;
         this.opts.onTimeout?.(reason);
+        // The fresh thread loads its models before the next task's clock starts, not during it.
+        const warm: WarmTask = { dataDir: this.opts.dataDir, space: this.current };
+        if (!this.closed) this.runTask(pool, 'warm', warm, { budget: null }).catch(() => undefined);
       }
       if (reason instanceof TaskTimeout || reason instanceof TaskStopped) throw reason;
       throw e;
