@@ -378,7 +378,10 @@ export class BackupService {
     this.deps.log.warn(
       { component: 'backup' },
       `Restored backup ${id} of ${manifest.created_at}: ${counts.snippets} snippets, ${counts.vectors} vectors, ` +
-        `${reconcile.reindexed} re-indexed, ${reconcile.index_only} index-only`,
+        `${reconcile.reindexed} re-indexed, ${reconcile.index_only} index-only` +
+        (interrupted.length
+          ? `; job(s) ${interrupted.join(', ')} were processing in the backup: ended ${INTERRUPTED_BY_RESTORE}`
+          : ''),
     );
     this.deps.bus.emit('backup.restored', { id, snippets: counts.snippets });
     return { id, restored_at: new Date().toISOString(), counts, reconcile };
