@@ -1,4 +1,6 @@
+import { Readable } from 'node:stream';
 import type { ExportFormat, Snippet } from '@adam/contracts';
+import type { SnippetExport } from '../services/snippet.service.js';
 
 const CSV_COLUMNS = [
   'id',
@@ -20,41 +22,105 @@ function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function exportSnippets(
-  rows: Snippet[],
-  format: ExportFormat,
-): { body: string; contentType: string; filename: string } {
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+function csvRow(r: Snippet): string {
+  const flat: Record<string, unknown> = {
+    ...r,
+    source_title: r.source_info.title,
+    source_url: r.source_info.url,
+  };
+  return CSV_COLUMNS.map((c) => csvField(flat[c])).join(',') + '\r\n';
+}
+
+/**
+ * How a format writes its file around the rows: the same bytes as the whole file made at once
+ * (JSON pretty-printed with 2 spaces; JSON Lines one row a line; CSV with CRLF line ends).
+ */
+interface FileShape {
+  head: string;
+  row: (r: Snippet, index: number) => string;
+  tail: (count: number) => string;
+  contentType: string;
+  extension: string;
+}
+
+function shapeOf(format: ExportFormat, exportedAt: string): FileShape {
   if (format === 'csv') {
-    const lines = [CSV_COLUMNS.join(',')];
-    for (const r of rows) {
-      const flat: Record<string, unknown> = {
-        ...r,
-        source_title: r.source_info.title,
-        source_url: r.source_info.url,
-      };
-      lines.push(CSV_COLUMNS.map((c) => csvField(flat[c])).join(','));
-    }
     return {
-      body: lines.join('\r\n') + '\r\n',
+      head: CSV_COLUMNS.join(',') + '\r\n',
+      row: csvRow,
+      tail: () => '',
       contentType: 'text/csv; charset=utf-8',
-      filename: `snippets-${stamp}.csv`,
+      extension: 'csv',
     };
   }
   if (format === 'jsonl') {
     return {
-      body: rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : ''),
+      head: '',
+      row: (r) => JSON.stringify(r) + '\n',
+      tail: () => '',
       contentType: 'application/x-ndjson; charset=utf-8',
-      filename: `snippets-${stamp}.jsonl`,
+      extension: 'jsonl',
     };
   }
+  // A row's own line breaks are JSON's indentation (those in its strings are escaped): nested
+  // two levels deep in the file, each takes four more spaces.
   return {
-    body: JSON.stringify(
-      { snippets: rows, total: rows.length, exported_at: new Date().toISOString() },
-      null,
-      2,
-    ),
+    head: '{\n  "snippets": [',
+    row: (r, i) => `${i ? ',' : ''}\n    ${JSON.stringify(r, null, 2).replace(/\n/g, '\n    ')}`,
+    tail: (count) =>
+      `${count ? '\n  ' : ''}],\n  "total": ${count},\n  "exported_at": ${JSON.stringify(exportedAt)}\n}`,
     contentType: 'application/json; charset=utf-8',
-    filename: `snippets-${stamp}.json`,
+    extension: 'json',
+  };
+}
+
+/**
+ * The export as a stream: a page of rows is read and formatted only when the client has taken
+ * the previous one (the Readable's backpressure), and each page waits for the next turn of the
+ * event loop, so other requests are answered between pages. Destroying the stream (the client
+ * went away) stops the reading and frees the export's slot.
+ */
+export function exportFile(
+  source: SnippetExport,
+  format: ExportFormat,
+  now = new Date(),
+): { stream: Readable; contentType: string; filename: string } {
+  const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const shape = shapeOf(format, now.toISOString());
+  let count = 0;
+  let started = false;
+
+  const step = () => {
+    if (stream.destroyed) return;
+    try {
+      let out = started ? '' : shape.head;
+      started = true;
+      const page = source.nextPage();
+      if (page === null) {
+        stream.push(out + shape.tail(count));
+        stream.push(null);
+        return;
+      }
+      for (const r of page) out += shape.row(r, count++);
+      // An empty page (its rows were deleted meanwhile) has nothing to push: read on.
+      if (out) stream.push(out);
+      else setImmediate(step);
+    } catch (e) {
+      stream.destroy(e as Error);
+    }
+  };
+  // read() comes again only while the buffer is below its high-water mark: a client that stops
+  // reading stops the pages.
+  const stream = new Readable({
+    read: () => void setImmediate(step),
+    destroy(err, callback) {
+      source.close();
+      callback(err);
+    },
+  });
+  return {
+    stream,
+    contentType: shape.contentType,
+    filename: `snippets-${stamp}.${shape.extension}`,
   };
 }

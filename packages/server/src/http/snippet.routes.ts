@@ -25,7 +25,7 @@ import {
 } from '@adam/contracts';
 import type { IndexService } from '../services/index.service.js';
 import type { SnippetService } from '../services/snippet.service.js';
-import { exportSnippets } from './export.js';
+import { exportFile } from './export.js';
 
 const tags = ['snippets'];
 const e = { 404: ErrorBody, 422: ErrorBody };
@@ -75,15 +75,21 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
     );
     app.post(
       '/snippets/export',
-      // The 200 is a file (JSON, JSON Lines or CSV), sent as it is made: no schema to serialise it.
-      { schema: { tags, body: ExportRequest, response: { 200: ExportFile, 404: ErrorBody } } },
+      // The 200 is a file (JSON, JSON Lines or CSV), streamed as its rows are read: no schema to
+      // serialise it. 429 past the running exports' limit, with Retry-After.
+      {
+        schema: {
+          tags,
+          body: ExportRequest,
+          response: { 200: ExportFile, 404: ErrorBody, 429: ErrorBody },
+        },
+      },
       async (req, reply) => {
-        const rows = snippets.exportRows(req.body.ids);
-        const file = exportSnippets(rows, req.body.format);
+        const file = exportFile(await snippets.openExport(req.body.ids), req.body.format);
         return reply
           .header('content-type', file.contentType)
           .header('content-disposition', `attachment; filename="${file.filename}"`)
-          .send(file.body);
+          .send(file.stream);
       },
     );
     app.get(

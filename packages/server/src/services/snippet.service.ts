@@ -15,7 +15,7 @@ import {
 } from '@adam/contracts';
 import type { z } from 'zod';
 import type { Embedder } from '../embedding/embedder.js';
-import { AppError, NotFound } from '../lib/errors.js';
+import { AppError, NotFound, TooManyRequests } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type {
@@ -31,6 +31,22 @@ import { SnippetDeleter } from './snippet-deleter.js';
 
 /** Consistency lists are capped; the summary always counts everything. */
 const CONSISTENCY_LIST_LIMIT = 1000;
+
+/**
+ * Exports running at once. Each holds a read position and a client's socket, and its pages take
+ * turns with every other request on the event loop: past two, a third client waits its turn (429)
+ * rather than slowing everyone down.
+ */
+export const EXPORT_CONCURRENCY = 2;
+/** What a refused export is told to wait, in seconds (a 1M-row export takes tens of seconds). */
+export const EXPORT_RETRY_AFTER_S = 10;
+/**
+ * Rows read per turn of the event loop: a few milliseconds of SQL and formatting, so other
+ * requests wait at most one page while an export runs.
+ */
+export const EXPORT_PAGE_ROWS = 100;
+/** Asked-for ids checked for existence per turn of the event loop before the file starts. */
+const EXPORT_CHECK_IDS = 5_000;
 
 /** Candidates taken from each side in hybrid mode (more when k is larger). */
 const HYBRID_DEPTH = 50;
@@ -73,8 +89,17 @@ function toSnippet(r: SnippetRow): Snippet {
 type ListQuery = z.output<typeof SnippetListQuery>;
 type SearchRequest = z.output<typeof SnippetSearchRequest>;
 
+/** An export under way: its pages, pulled one at a time by whoever writes the file. */
+export interface SnippetExport {
+  /** The next page of snippets, or null once every row was read (the slot is then free). */
+  nextPage(): Snippet[] | null;
+  /** Stops reading and frees the slot (the client went away, or writing failed); idempotent. */
+  close(): void;
+}
+
 export class SnippetService {
   private readonly deleter: SnippetDeleter;
+  private exportsRunning = 0;
 
   constructor(
     private readonly deps: {
@@ -306,15 +331,83 @@ export class SnippetService {
     return { id, deleted: true, removed_from_store: inStore, removed_from_index: inIndex };
   }
 
-  /** Rows for an export: the ids asked for (in that order), or every snippet. */
-  exportRows(ids: number[] | undefined): Snippet[] {
-    if (ids && ids.length) {
-      const rows = new Map(this.deps.snippets.findByIds(ids).map((r) => [r.id, r]));
-      const missing = ids.filter((id) => !rows.has(id));
-      if (missing.length) throw new NotFound(`snippets ${missing.slice(0, 10).join(', ')}`);
-      return ids.map((id) => toSnippet(rows.get(id)!));
+  /**
+   * Starts an export: the ids asked for (in that order), or every snippet in id (= created_at)
+   * order, all of them. Unknown ids are refused before anything is sent; past
+   * EXPORT_CONCURRENCY running exports the call is refused (429). Rows are then read a page at a
+   * time as the writer pulls them, so memory holds one page whatever the size. The export sees
+   * the rows that exist when it starts: rows added later are left out, rows deleted before their
+   * page is read are skipped.
+   */
+  async openExport(ids: number[] | undefined): Promise<SnippetExport> {
+    if (this.exportsRunning >= EXPORT_CONCURRENCY) {
+      throw new TooManyRequests(
+        `${EXPORT_CONCURRENCY} exports are already running; try again when one has finished`,
+        EXPORT_RETRY_AFTER_S,
+      );
     }
-    return this.deps.snippets.listPage({}, 'created_at', 'asc', 100_000, 0).rows.map(toSnippet);
+    // Taken before the ids are checked: the check yields, and a slot must not be handed twice.
+    this.exportsRunning++;
+    let open = true;
+    const close = () => {
+      if (!open) return;
+      open = false;
+      this.exportsRunning--;
+    };
+    try {
+      const pages = ids?.length ? await this.pagesOfIds(ids) : this.pagesOfAll();
+      return {
+        nextPage: () => {
+          if (!open) return null;
+          const next = pages.next();
+          if (next.done) close();
+          return next.done ? null : next.value;
+        },
+        close,
+      };
+    } catch (e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Exports under way (a slot is freed when the file ends or its client goes away). */
+  get exportsInProgress(): number {
+    return this.exportsRunning;
+  }
+
+  private *pagesOfAll(): Generator<Snippet[]> {
+    const repo = this.deps.snippets;
+    const through = repo.maxId();
+    for (let after = 0; ;) {
+      const rows = repo.pageAfterId(after, through, EXPORT_PAGE_ROWS);
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1]!.id;
+      yield rows.map(toSnippet);
+    }
+  }
+
+  /** Checks every id exists (a yield between chunks), then answers the pages in the order asked. */
+  private async pagesOfIds(ids: number[]): Promise<Generator<Snippet[]>> {
+    const missing: number[] = [];
+    for (let i = 0; i < ids.length && missing.length < 10; i += EXPORT_CHECK_IDS) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      const chunk = ids.slice(i, i + EXPORT_CHECK_IDS);
+      const found = this.deps.snippets.existingIds(chunk);
+      for (const id of chunk) if (!found.has(id)) missing.push(id);
+    }
+    if (missing.length) throw new NotFound(`snippets ${missing.slice(0, 10).join(', ')}`);
+    const repo = this.deps.snippets;
+    return (function* () {
+      for (let i = 0; i < ids.length; i += EXPORT_PAGE_ROWS) {
+        const chunk = ids.slice(i, i + EXPORT_PAGE_ROWS);
+        const rows = new Map(repo.findByIds(chunk).map((r) => [r.id, r]));
+        yield chunk.flatMap((id) => {
+          const r = rows.get(id);
+          return r ? [toSnippet(r)] : [];
+        });
+      }
+    })();
   }
 
   consistency(): ConsistencyReport {

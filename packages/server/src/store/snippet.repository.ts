@@ -160,6 +160,36 @@ export class SnippetRepository {
     return out;
   }
 
+  /**
+   * Up to `limit` rows with `after < id <= through`, in id order: a keyset page (a seek on the
+   * rowid, never an OFFSET walk), so reading every row a page at a time stays linear.
+   */
+  pageAfterId(after: number, through: number, limit: number): SnippetRow[] {
+    return prepared(
+      this.db,
+      `SELECT ${COLUMNS} FROM snippets s WHERE s.id > ? AND s.id <= ? ORDER BY s.id LIMIT ?`,
+    ).all(after, through, limit) as SnippetRow[];
+  }
+
+  /** The highest id in the store (0 when empty). */
+  maxId(): number {
+    return prepared(this.db, 'SELECT COALESCE(MAX(id), 0) FROM snippets').pluck().get() as number;
+  }
+
+  /** Which of `ids` have a row (ids only: no row is read). */
+  existingIds(ids: readonly number[]): Set<number> {
+    const out = new Set<number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const found = this.db
+        .prepare(`SELECT id FROM snippets WHERE id IN (${chunk.map(() => '?').join(',')})`)
+        .pluck()
+        .all(...chunk) as number[];
+      for (const id of found) out.add(id);
+    }
+    return out;
+  }
+
   findByHashes(hashes: readonly string[]): Map<string, number> {
     const out = new Map<string, number>();
     for (let i = 0; i < hashes.length; i += 500) {
