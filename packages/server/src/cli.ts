@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import { buildCore, type Core, type CoreServices } from './core.js';
-import { DataDirBusy, lockDataDir } from './lib/data-dir-lock.js';
+import { DataDirBusy, DataDirNotWritable, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
 import { configOrExit, serve } from './main.js';
@@ -37,7 +37,8 @@ async function maintenance(
   try {
     if (writes) process.once('exit', lockDataDir(config.dataDir, writes).release);
   } catch (e) {
-    if (!(e instanceof DataDirBusy)) throw e;
+    // Both are said in one line, no stack: another process holds it, or it is read-only.
+    if (!(e instanceof DataDirBusy || e instanceof DataDirNotWritable)) throw e;
     console.error(e.message);
     process.exit(1);
   }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,9 +10,37 @@ import { until } from './until.js';
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
 const spawned: ChildProcess[] = [];
+const mounts: string[] = [];
 afterAll(() => {
   for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const m of mounts.splice(0).reverse()) {
+    try {
+      execFileSync('umount', [m]);
+    } catch {
+      // already gone
+    }
+  }
 });
+
+/**
+ * A data dir made read-only by a read-only bind over a tmpfs of its own (root ignores chmod, so
+ * permission bits would prove nothing). Null when this machine does not let the test mount.
+ */
+function readOnlyDataDir(): string | null {
+  const root = tempDir();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m', 'tmpfs', root], { stdio: 'pipe' });
+  } catch {
+    return null;
+  }
+  mounts.push(root);
+  const dir = path.join(root, 'data');
+  fs.mkdirSync(dir);
+  execFileSync('mount', ['--bind', dir, dir]);
+  mounts.push(dir);
+  execFileSync('mount', ['-o', 'remount,bind,ro', dir]);
+  return dir;
+}
 
 function spawnCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(
@@ -155,6 +183,22 @@ describe('adam CLI maintenance commands', () => {
         .get(),
     );
     expect(state).toEqual({ n: rows, pending: 0, embedded: rows });
+  }, 60_000);
+
+  it('backup, restore and reindex on a read-only data dir say so in one line and exit 1', async (ctx) => {
+    const dir = readOnlyDataDir();
+    if (!dir) return ctx.skip(); // mount not permitted here: said by the skip
+    const refusal =
+      `Cannot write to the data directory ${dir} (EROFS): read-only file system. ` +
+      'Make it writable (a read-only mount or its permissions), or set ADAM_DATA_DIR to another directory.\n';
+    const runs = [['backup'], ['restore', '20260101-000000-000'], ['reindex']].map(
+      async (args) => [args[0], await runCli(dir, ...args)] as const,
+    );
+    for (const [name, r] of await Promise.all(runs)) {
+      expect(r.err, name).toBe(refusal);
+      expect(r.code, name).toBe(1);
+      expect(r.out, name).toBe('');
+    }
   }, 60_000);
 
   it('names an unknown command and exits 2', async () => {

@@ -11,7 +11,7 @@ export function backupRoutes(backups: BackupService) {
 
     app.post(
       '/admin/maintenance/backup',
-      { schema: { tags, response: { 200: Backup, 409: ErrorBody } } },
+      { schema: { tags, response: { 200: Backup, 409: ErrorBody, 503: ErrorBody } } },
       async () => backups.create('manual'),
     );
 

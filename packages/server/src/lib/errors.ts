@@ -58,6 +58,20 @@ export class TooManyRequests extends AppError {
   }
 }
 
+/** A part the request needs is being repaired: the same request succeeds once it is. */
+export class ServiceUnavailable extends AppError {
+  constructor(message: string, retryAfterSeconds?: number) {
+    super(
+      503,
+      message,
+      undefined,
+      retryAfterSeconds === undefined
+        ? undefined
+        : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    );
+  }
+}
+
 /** Turns zod issues into field errors and one readable sentence. */
 export function fieldErrorsFromIssues(
   issues: ReadonlyArray<{

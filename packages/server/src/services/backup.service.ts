@@ -15,7 +15,7 @@ import {
   type GeneralSettings,
   type RestoreResult,
 } from '@adam/contracts';
-import { AppError, Conflict, NotFound, Unprocessable } from '../lib/errors.js';
+import { AppError, Conflict, NotFound, ServiceUnavailable, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import { ActivityRepository } from '../store/activity.repository.js';
@@ -137,6 +137,7 @@ export class BackupService {
   }
 
   private async createNow(reason: BackupReason): Promise<Backup> {
+    this.refuseWhileIndexRebuilds();
     fs.mkdirSync(this.root, { recursive: true });
     const { id, at } = this.newId();
     const tmp = path.join(this.root, `${id}.tmp`);
@@ -146,7 +147,12 @@ export class BackupService {
       // The index first: saved (on the index's thread), then its manifest read and the files it
       // names linked in one synchronous step. Rows written while the store is copied below are
       // in the db and not in this index: restore's reconcile indexes them.
-      await this.deps.index.saveIfDirty();
+      try {
+        await this.deps.index.saveIfDirty();
+      } catch (e) {
+        this.refuseWhileIndexRebuilds(); // the save found the folder gone
+        throw e;
+      }
       const vectors = await snapshotIndex(this.indexDir, path.join(tmp, INDEX_DIR));
 
       const dbFile = path.join(tmp, DB_FILE);
@@ -192,6 +198,25 @@ export class BackupService {
       fs.rmSync(tmp, { recursive: true, force: true });
       this.deps.log.error({ component: 'backup', err: e }, `Backup ${id} failed`);
       throw e;
+    }
+  }
+
+  /**
+   * 503 while the index's folder is gone or being rebuilt from the store: a backup then would
+   * hold no vectors, or some of them. A folder gone that the watch has not seen yet is looked
+   * at now, so the repair starts without waiting for its timer.
+   */
+  private refuseWhileIndexRebuilds(): void {
+    const { details } = this.deps.index.health();
+    const repair = (details as { repair?: { cause?: string } } | undefined)?.repair;
+    const gone = !fs.existsSync(this.indexDir);
+    if (gone && !repair) void this.deps.index.watch().catch(() => undefined);
+    if (gone || repair?.cause === 'index_files') {
+      throw new ServiceUnavailable(
+        `The vector index in ${this.indexDir} is being rebuilt from the store: ` +
+          'try the backup again once /health shows the index healthy',
+        30,
+      );
     }
   }
 

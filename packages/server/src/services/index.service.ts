@@ -26,7 +26,7 @@ import {
 } from '../vector/index-files.js';
 import { KeySet } from '../vector/key-set.js';
 import { exactNeighboursOffThread, recallAgainst } from '../vector/recall.js';
-import { HNSW, type VectorHit } from '../vector/vector-index.js';
+import { HNSW, type IndexOptions, type VectorHit } from '../vector/vector-index.js';
 
 const CACHE_SIZE = 256;
 const LATENCY_WINDOW = 500;
@@ -173,6 +173,10 @@ export class IndexService {
       spaces?: SpaceSwitcher;
       /** Between two looks at the files and the store's agreement (0: never); tests shorten it. */
       watchIntervalMs?: number;
+      /** Between an add and the save holding it (0: only at a flush); benches time their own. */
+      saveIntervalMs?: number;
+      /** Graph settings other than HNSW's; a bench builds a cheaper graph of the same layout. */
+      graph?: Omit<IndexOptions, 'quantization'>;
     },
   ) {
     this.quantization = this.wantedStorage;
@@ -189,6 +193,7 @@ export class IndexService {
 
   private openIndex(): IndexClient {
     return new IndexClient(this.deps.dir, this.deps.embedder.dimension, {
+      ...this.deps.graph,
       quantization: this.quantization,
     });
   }
@@ -388,8 +393,9 @@ export class IndexService {
   }
 
   private scheduleSave(): void {
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => this.background(this.flush(), 'save'), SAVE_INTERVAL_MS);
+    const every = this.deps.saveIntervalMs ?? SAVE_INTERVAL_MS;
+    if (this.saveTimer || every <= 0) return;
+    this.saveTimer = setTimeout(() => this.background(this.flush(), 'save'), every);
     this.saveTimer.unref();
   }
 

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ARTICLES } from '../corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir, type TestServer } from '../helpers.js';
 import { spawnCli } from '../redis-helpers.js';
@@ -100,6 +100,46 @@ describe('faults are visible and healed', () => {
     expect(later.snippet_ids.length).toBeGreaterThan(0);
     const after = (await s.api('/api/v1/health', { key })).body;
     expect(after.components.index).toMatchObject({ status: 'healthy' });
+  }, 120_000);
+
+  it('answers a backup 503 naming the folder while the index is being rebuilt, and backs up after', async () => {
+    s = await startServer();
+    await s.adam.reconciled;
+    const key = await s.login();
+    const saved = await saveText(s, key, ARTICLES.photosynthesis!, 'photosynthesis');
+    const index = s.adam.services.index;
+    // The repair holds at its reconcile until the test lets it go: no race with its speed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const reconcile = index.reconcile.bind(index);
+    const spy = vi.spyOn(index, 'reconcile').mockImplementation(async (opts) => {
+      await held;
+      return reconcile(opts);
+    });
+    const indexDir = path.join(s.dataDir, 'index');
+    fs.rmSync(indexDir, { recursive: true });
+
+    // Gone and not yet seen by the watch: refused, and the repair starts at once.
+    const first = await s.api('/api/v1/admin/maintenance/backup', { key, method: 'POST' });
+    expect(first.status).toBe(503);
+    expect(first.body.detail).toBe(
+      `The vector index in ${indexDir} is being rebuilt from the store: ` +
+        'try the backup again once /health shows the index healthy',
+    );
+    await until(() => index.health().details?.repair, { what: 'the repair to start' });
+    // The repair made the folder again, empty: still refused while it rebuilds.
+    expect(fs.existsSync(indexDir)).toBe(true);
+    const during = await s.api('/api/v1/admin/maintenance/backup', { key, method: 'POST' });
+    expect(during.status).toBe(503);
+    expect(during.body.detail).toContain(indexDir);
+    expect((await s.api('/api/v1/admin/maintenance/backups', { key })).body).toEqual([]);
+
+    release();
+    await until(() => index.health().details?.last_repair, { what: 'the repair to end' });
+    spy.mockRestore();
+    const after = await s.api('/api/v1/admin/maintenance/backup', { key, method: 'POST' });
+    expect(after.status).toBe(200);
+    expect(after.body.counts.vectors).toBe(saved.snippet_ids.length);
   }, 120_000);
 
   it('names the index folder in the error of a job whose save finds it gone', async () => {
