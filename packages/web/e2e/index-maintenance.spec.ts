@@ -48,7 +48,7 @@ async function ensureArticle(request: APIRequestContext): Promise<void> {
     .toBe('completed');
 }
 
-test('empty store: index and maintenance screens say so', async ({ page }) => {
+test('empty store: index and maintenance screens say so', async ({ page, request }) => {
   await login(page);
   await page.goto('/dashboard/index/stats');
   await expect(page.getByText('No snippet in the index yet', { exact: false })).toBeVisible();
@@ -62,8 +62,17 @@ test('empty store: index and maintenance screens say so', async ({ page }) => {
   await page.goto('/dashboard/index/optimize');
   await expect(page.getByRole('button', { name: 'Optimize' })).toBeVisible();
   await shot(page, 'index-optimize-empty');
+  // Every suite's server starts before the first suite runs, and the first auto backup is due
+  // 5 minutes after start: on a slow machine it may be taken before this test comes.
+  const backups = await call<{ reason: string }[]>(request, 'GET', '/admin/maintenance/backups');
   await page.goto('/dashboard/maintenance/backup');
-  await expect(page.getByText('No backup yet')).toBeVisible();
+  if (backups.every((b) => b.reason === 'auto') && backups.length > 0) {
+    await expect(page.getByText('auto', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('No backup yet')).toHaveCount(0);
+  } else {
+    expect(backups).toEqual([]);
+    await expect(page.getByText('No backup yet')).toBeVisible();
+  }
   await shot(page, 'maintenance-backup-empty');
   await page.goto('/dashboard/maintenance/tasks');
   await expect(page.getByLabel('Worker list')).toBeVisible();
