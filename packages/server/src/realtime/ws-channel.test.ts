@@ -15,23 +15,49 @@ class FakeSocket extends EventEmitter implements ChannelSocket {
   pings = 0;
   closedWith: { code?: number; reason?: string } | null = null;
   terminated = false;
+  /** false: like a client whose close frame never arrives, close() leaves the socket closing. */
+  answersClose = true;
+  paused = false;
+  pauses = 0;
+  /** Chunks the client sent that are not read yet (in the kernel's buffers, in reality). */
+  unread: Buffer[][] = [];
 
   send(data: string): void {
     this.sent.push(JSON.parse(data) as Record<string, unknown>);
   }
   close(code?: number, reason?: string): void {
-    if (this.readyState === 3) return;
+    if (this.readyState >= 2) return;
     this.closedWith = { code, reason };
+    this.readyState = 2;
+    if (!this.answersClose) return;
     this.readyState = 3;
     this.emit('close');
   }
   terminate(): void {
+    if (this.readyState === 3) return;
     this.terminated = true;
     this.readyState = 3;
     this.emit('close');
   }
   ping(): void {
     this.pings++;
+  }
+  pause(): void {
+    this.paused = true;
+    this.pauses++;
+  }
+  resume(): void {
+    this.paused = false;
+    this.read();
+  }
+  /**
+   * Like `ws` on a net socket: chunks are read while not paused, and a chunk being read is read
+   * to its end even if the socket is paused meanwhile.
+   */
+  read(): void {
+    while (!this.paused && this.unread.length > 0) {
+      for (const message of this.unread.shift()!) this.emit('message', message, false);
+    }
   }
   types(): unknown[] {
     return this.sent.map((m) => m.type);
@@ -97,10 +123,12 @@ async function connected(key = 'k1'): Promise<FakeSocket> {
   return s;
 }
 
-/** A client message as `ws` hands it over: a Buffer, not binary. */
+/** `times` client messages sent at once (one chunk), handed over by `ws` as Buffers. */
 const say = (s: FakeSocket, text: string, times = 1) => {
-  for (let i = 0; i < times; i++) s.emit('message', Buffer.from(text), false);
+  s.unread.push(Array.from({ length: times }, () => Buffer.from(text)));
+  s.read();
 };
+const unreadMessages = (s: FakeSocket) => s.unread.reduce((n, chunk) => n + chunk.length, 0);
 const count = (s: FakeSocket, type: string) => s.types().filter((t) => t === type).length;
 
 const logRow = (message: string): LogRow => ({
@@ -238,54 +266,85 @@ describe('RealtimeHub', () => {
     expect(count(s, 'stats_update')).toBe(2);
   });
 
-  it('drops the messages past a socket’s rate, says so once, and lets the bucket refill', async () => {
+  it('stops reading a socket over its rate until its bucket is full, and says so once', async () => {
     makeHub({ messagesPerSecond: 10, messageBurst: 5 });
     const s = await connected();
     const other = await connected('k2');
+    // One chunk of 20: 5 answered, the 6th pauses the socket, the rest of the chunk (already
+    // read) is dropped with it.
     say(s, '{"type":"ping"}', 20);
     expect(count(s, 'pong')).toBe(5);
-    expect(s.sent.filter((m) => m.type === 'error')).toEqual([
-      {
-        type: 'error',
-        message: 'Too many messages: at most 10 a second; the extra ones are dropped',
-        timestamp: expect.any(String),
-      },
-    ]);
+    expect(s.paused).toBe(true);
+    expect(hub!.stats().client_messages_refused).toBe(15);
+    const error = {
+      type: 'error',
+      message: 'Too many messages: at most 10 a second; the extra ones are dropped',
+      timestamp: expect.any(String),
+    };
+    expect(s.sent.filter((m) => m.type === 'error')).toEqual([error]);
+    // While paused nothing is read: what the client sends waits, and costs nothing.
+    say(s, '{"type":"ping"}', 3);
+    say(s, '{"type":"ping"}', 3);
+    expect(unreadMessages(s)).toBe(6);
+    expect(hub!.stats().client_messages_refused).toBe(15);
     // Another socket has its own bucket.
     say(other, '{"type":"ping"}', 5);
     expect(count(other, 'pong')).toBe(5);
-    // 300 ms refill 3 messages; a second refills the whole burst, no more.
-    await vi.advanceTimersByTimeAsync(300);
-    say(s, '{"type":"ping"}', 5);
-    expect(count(s, 'pong')).toBe(8);
+    expect(other.paused).toBe(false);
+    // Read again once the bucket is full (5 messages at 10 a second: 500 ms).
+    await vi.advanceTimersByTimeAsync(499);
+    expect(s.paused).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(unreadMessages(s)).toBe(0);
+    // 5 of the 6 waiting answered; the 6th paused it again, within the same flood: no new error.
+    expect(count(s, 'pong')).toBe(10);
+    expect(hub!.stats().client_messages_refused).toBe(16);
+    expect(s.pauses).toBe(2);
+    expect(s.paused).toBe(true);
+    // Later, within its rate, it is read and answered as usual.
     await vi.advanceTimersByTimeAsync(10_000);
-    say(s, '{"type":"ping"}', 20);
-    expect(count(s, 'pong')).toBe(13);
-    expect(hub!.stats().client_messages_refused).toBe(15 + 2 + 15);
+    say(s, '{"type":"ping"}', 5);
+    expect(count(s, 'pong')).toBe(15);
+    expect(s.paused).toBe(false);
+    expect(s.pauses).toBe(2);
+    expect(s.sent.filter((m) => m.type === 'error')).toEqual([error]);
     expect(s.closedWith).toBeNull();
   });
 
-  it('closes a socket that keeps flooding with 1008, and not one that sent a single burst', async () => {
+  it('closes a socket that keeps flooding with 1008 after 5 s, paused time included, and not one that sent a single burst', async () => {
     makeHub({ messagesPerSecond: 20, messageBurst: 40, floodCloseMs: 5000, floodGapMs: 1000 });
     const flood = await connected();
     const burst = await connected('k2');
+    flood.answersClose = false;
     say(burst, '{"type":"ping"}', 200);
-    // Past the burst at once, then 100 messages a second (five times the rate) for 4.9 s.
+    // Past the burst at once, then 100 messages a second (five times the rate) for 5 s: the
+    // socket is read at 0, 2 s and 4 s, paused in between.
     say(flood, 'request_update', 50);
     for (let t = 100; t < 5000; t += 100) {
       await vi.advanceTimersByTimeAsync(100);
       say(flood, 'request_update', 10);
     }
     expect(flood.closedWith).toBeNull();
+    expect(flood.paused).toBe(true);
+    expect(flood.pauses).toBe(3);
     await vi.advanceTimersByTimeAsync(100);
-    say(flood, 'request_update', 10);
     expect(flood.closedWith).toEqual({ code: 1008, reason: 'Too many messages: over 20 a second' });
     expect(hub!.stats().clients).toBe(1);
+    // Closed without reading the rest of the flood; cut if the client does not answer in time.
+    expect(flood.paused).toBe(true);
+    expect(unreadMessages(flood)).toBeGreaterThan(0);
+    expect(flood.terminated).toBe(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(flood.terminated).toBe(true);
     // Later messages of the closed socket cost nothing and answer nothing.
     const sent = flood.sent.length;
-    say(flood, 'request_update', 10);
+    flood.paused = false;
+    flood.read();
     expect(flood.sent.length).toBe(sent);
+    expect(count(flood, 'error')).toBe(1);
+    // One burst: 40 answered, the rest of its chunk dropped, a 2 s pause, and no close.
     expect(burst.closedWith).toBeNull();
+    expect(burst.paused).toBe(false);
     expect(count(burst, 'pong')).toBe(40);
   });
 });

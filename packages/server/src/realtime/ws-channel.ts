@@ -77,11 +77,12 @@ export interface ChannelLimits {
   /** How many client messages a socket may send at once (its token bucket's size). */
   messageBurst: number;
   /**
-   * A socket over its rate for this long (a message refused at least once every floodGapMs) is
-   * flooding and is closed with 1008.
+   * A socket over its rate for this long is flooding and is closed with 1008. Time it spends
+   * paused for its rate counts, and so does each gap shorter than floodGapMs between a refused
+   * message (or the end of such a pause) and the next refused message.
    */
   floodCloseMs: number;
-  /** A pause this long without a refused message ends a flood. */
+  /** This long without a refused message (after the socket was last resumed) ends a flood. */
   floodGapMs: number;
   /**
    * A socket gets at most one stats_update per this period for its request_update: one asked
@@ -100,7 +101,8 @@ const DEFAULT_LIMITS: ChannelLimits = {
   closeGraceMs: 1000,
   // The console sends a request_update per refresh tick (1 s at the fastest) and an occasional
   // ping: 20 a second is ten times that, and a burst of 40 covers a reconnect and quick clicks.
-  // Beyond it a message is dropped before it is even decoded, so a flood costs the server little.
+  // Beyond it the socket is no longer read until its bucket is full again, so a flood waits in
+  // the kernel's buffers and TCP flow control slows the flooder, at no cost to the server.
   messagesPerSecond: 20,
   messageBurst: 40,
   floodCloseMs: 5000,
@@ -116,6 +118,9 @@ export interface ChannelSocket {
   close(code?: number, reason?: string): void;
   terminate(): void;
   ping(): void;
+  /** Stops reading the connection (messages already read may still come), and starts again. */
+  pause(): void;
+  resume(): void;
   on(event: 'message', fn: (data: unknown, isBinary: boolean) => void): unknown;
   on(event: 'pong' | 'close', fn: () => void): unknown;
 }
@@ -155,9 +160,14 @@ interface Client {
   /** The socket's token bucket: messages it may still send now, refilled since `tokensAt`. */
   tokens: number;
   tokensAt: number;
-  /** When the current flood began and when its last message was refused (null: no flood). */
+  /**
+   * When the current flood began (null: no flood), and when it was last seen: a message refused,
+   * or the end of a pause for the rate.
+   */
   floodSince: number | null;
   lastRefusedAt: number;
+  /** Set while the socket is not read because it is over its rate; ends the pause. */
+  resumeTimer: NodeJS.Timeout | null;
   /** A stats_update waiting or being gathered for this socket, and when the last one began. */
   updatePending: boolean;
   updateTimer: NodeJS.Timeout | null;
@@ -308,6 +318,7 @@ export class RealtimeHub {
       tokensAt: this.clock(),
       floodSince: null,
       lastRefusedAt: 0,
+      resumeTimer: null,
       updatePending: false,
       updateTimer: null,
       lastUpdateAt: -Infinity,
@@ -341,7 +352,7 @@ export class RealtimeHub {
     if (this.statsTimer) clearTimeout(this.statsTimer);
     this.statsTimer = null;
     const sockets = [...this.clients].map((c) => c.socket);
-    for (const c of this.clients) if (c.updateTimer) clearTimeout(c.updateTimer);
+    for (const c of this.clients) this.clearTimers(c);
     this.clients.clear();
     await Promise.all(
       sockets.map(
@@ -366,6 +377,8 @@ export class RealtimeHub {
   }
 
   private receive(client: Client, data: unknown, isBinary: boolean): void {
+    // Closed by the server (a flood's 1008): what `ws` still reads of it is ignored.
+    if (!this.clients.has(client)) return;
     client.alive = true;
     // First, before the message is decoded: a flood must cost as little as possible.
     if (!this.admit(client)) return;
@@ -401,12 +414,15 @@ export class RealtimeHub {
   }
 
   /**
-   * The socket's token bucket: true if the message may be handled. A refused message is dropped
-   * and counted; the first of a flood is answered once with an error, and a socket still
-   * flooding after floodCloseMs is closed with 1008.
+   * The socket's token bucket: true if the message may be handled. The first message over the
+   * rate pauses the socket until its bucket is full again; that message, and those `ws` had
+   * already read (the rest of the chunk), are dropped and counted. The first of a flood is
+   * answered once with an error, and a socket still flooding after floodCloseMs is closed with
+   * 1008.
    */
   private admit(c: Client): boolean {
     const { messagesPerSecond, messageBurst, floodCloseMs, floodGapMs } = this.limits;
+    if (c.resumeTimer) return this.refuse(c);
     const t = this.clock();
     c.tokens = Math.min(messageBurst, c.tokens + ((t - c.tokensAt) * messagesPerSecond) / 1000);
     c.tokensAt = t;
@@ -414,8 +430,6 @@ export class RealtimeHub {
       c.tokens -= 1;
       return true;
     }
-    c.refused++;
-    this.refusedTotal++;
     if (c.floodSince === null || t - c.lastRefusedAt > floodGapMs) {
       c.floodSince = t;
       this.send(
@@ -427,13 +441,56 @@ export class RealtimeHub {
     }
     c.lastRefusedAt = t;
     if (t - c.floodSince >= floodCloseMs) {
-      this.deps.log.warn(
-        { component: 'realtime' },
-        `Realtime socket closed for flooding (${c.refused} messages dropped)`,
-      );
-      this.end(c, CLOSE_POLICY_VIOLATION, `Too many messages: over ${messagesPerSecond} a second`);
+      this.closeFlooding(c);
+      return this.refuse(c);
     }
+    // Until the bucket is full, not until it holds one message: each resume reads what waits
+    // (up to a 64 KiB chunk) at once, so resuming per message would read the flood at full speed.
+    // The pause ends earlier when the flood's time is up, to close the socket then.
+    const refillMs = ((messageBurst - c.tokens) * 1000) / messagesPerSecond;
+    const wait = Math.max(0, Math.min(refillMs, c.floodSince + floodCloseMs - t));
+    c.socket.pause();
+    c.resumeTimer = setTimeout(() => this.resume(c), wait);
+    c.resumeTimer.unref();
+    return this.refuse(c);
+  }
+
+  private refuse(c: Client): false {
+    c.refused++;
+    this.refusedTotal++;
     return false;
+  }
+
+  /** The end of a pause for the rate: the paused time counts as flooding. */
+  private resume(c: Client): void {
+    c.resumeTimer = null;
+    if (!this.clients.has(c)) return;
+    const t = this.clock();
+    c.lastRefusedAt = t;
+    if (c.floodSince !== null && t - c.floodSince >= this.limits.floodCloseMs) {
+      return this.closeFlooding(c);
+    }
+    c.socket.resume();
+  }
+
+  /**
+   * 1008, left paused: the close frame still goes out, and the client's answer is not waited
+   * for (it may sit behind megabytes of its flood); the connection is cut after closeGraceMs.
+   */
+  private closeFlooding(c: Client): void {
+    this.deps.log.warn(
+      { component: 'realtime' },
+      `Realtime socket closed for flooding (${c.refused} messages dropped)`,
+    );
+    c.socket.pause();
+    const cut = setTimeout(() => c.socket.terminate(), this.limits.closeGraceMs);
+    cut.unref();
+    c.socket.on('close', () => clearTimeout(cut));
+    this.end(
+      c,
+      CLOSE_POLICY_VIOLATION,
+      `Too many messages: over ${this.limits.messagesPerSecond} a second`,
+    );
   }
 
   /**
@@ -599,10 +656,16 @@ export class RealtimeHub {
 
   private remove(c: Client): boolean {
     if (!this.clients.delete(c)) return false;
-    if (c.updateTimer) clearTimeout(c.updateTimer);
-    c.updateTimer = null;
+    this.clearTimers(c);
     if (this.clients.size === 0) this.stopMetrics();
     return true;
+  }
+
+  private clearTimers(c: Client): void {
+    if (c.updateTimer) clearTimeout(c.updateTimer);
+    c.updateTimer = null;
+    if (c.resumeTimer) clearTimeout(c.resumeTimer);
+    c.resumeTimer = null;
   }
 }
 
