@@ -315,14 +315,19 @@ export class RedisQueue implements QueueDriver {
 
   /**
    * Takes jobs again. After a restore, what waits in BullMQ was queued from the replaced rows:
-   * it is drained and the restored pending jobs are queued anew.
+   * it is drained and the restored pending jobs are queued anew, each with the URLs its restored
+   * row has done (a worker's list from after the backup would skip URLs the restore took away).
    */
   async resume(restored: boolean): Promise<void> {
     try {
       if (restored) {
         await this.queue.drain(true);
-        for (const row of this.deps.jobs.listByStatusAndType(['pending'], DISTRIBUTED_JOB_TYPES))
+        for (const row of this.deps.jobs.listByStatusAndType(['pending'], DISTRIBUTED_JOB_TYPES)) {
+          const done = parseJson<string[]>(row.done_urls, []);
+          await this.redis.del(doneKey(row.id));
+          if (done.length) await this.redis.sadd(doneKey(row.id), ...done);
           await this.enqueue(row.id);
+        }
       }
       await settles(this.queue.resume(), 3000);
     } finally {

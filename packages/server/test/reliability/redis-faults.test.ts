@@ -31,6 +31,7 @@ const PAGES: Record<string, string> = {
   '/nested': `<html><body>${'<div>'.repeat(40_000)}</body></html>`,
   '/slow': `<html><body>${chain.repeat(390)}</body></html>`,
   ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`/ok-${n}`, article(n)])),
+  '/hold': article(7),
 };
 
 describe.skipIf(!HAS_REDIS)(
@@ -38,6 +39,9 @@ describe.skipIf(!HAS_REDIS)(
   () => {
     let redis: Awaited<ReturnType<typeof startRedis>>;
     let site: http.Server;
+    /** /hold answers only once released: a worker stays mid-job as long as a test needs. */
+    let releaseHold = () => {};
+    let holdAsked = false;
     let base: string;
     let hub: FakeHub;
     let s: TestServer;
@@ -48,6 +52,15 @@ describe.skipIf(!HAS_REDIS)(
     beforeAll(async () => {
       redis = await startRedis();
       site = http.createServer((req, res) => {
+        if (req.url === '/hold' && !holdAsked) {
+          holdAsked = true;
+          releaseHold = () => {
+            releaseHold = () => {};
+            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+            res.end(PAGES['/hold']);
+          };
+          return;
+        }
         const page = PAGES[req.url ?? ''];
         res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
         res.end(page ?? 'not found');
@@ -82,6 +95,7 @@ describe.skipIf(!HAS_REDIS)(
       vi.restoreAllMocks();
     });
     afterAll(async () => {
+      releaseHold();
       for (const k of kids) if (k.exitCode === null && k.signalCode === null) k.kill('SIGKILL');
       await s?.close();
       await hub?.close();
@@ -177,6 +191,42 @@ describe.skipIf(!HAS_REDIS)(
       const next = await submit(['/ok-4']);
       expect(next).toBeGreaterThan(internal);
       expect((await ended(next)).status).toBe('completed');
+    }, 90_000);
+
+    it('a restored pending job redoes the URLs a worker finished after the backup', async () => {
+      if ((await workers()).running === 0) await startWorker();
+      await api('/admin/maintenance/workers/stop', 'POST');
+      await until(async () => (await workers()).running === 0, { what: 'the workers to stop' });
+      holdAsked = false;
+      const id = await submit(['/ok-3', '/hold']);
+      const backup = await api('/admin/maintenance/backup', 'POST');
+      expect(backup.status).toBe(200);
+      // After the backup a worker finishes /ok-3, then is stopped while it waits on /hold.
+      await startWorker();
+      await until(() => holdAsked && s.adam.services.jobs.get(id).stats.urls_done === 1, {
+        timeout: 30_000,
+        what: 'the worker to finish the first URL',
+      });
+      const stopping = api('/admin/maintenance/workers/stop', 'POST');
+      await until(async () => (await workers()).workers.every((w) => w.status === 'stopping'), {
+        what: 'the worker to be stopping',
+      });
+      releaseHold();
+      expect((await stopping).status).toBe(200);
+      await until(() => s.adam.services.jobs.get(id).status === 'pending', {
+        what: 'the job back in the queue',
+      });
+
+      expect((await api(`/admin/maintenance/restore/${backup.body.id}`, 'POST')).status).toBe(200);
+      // The restore took /ok-3's result away: the next worker does it again.
+      await startWorker();
+      const job = await ended(id);
+      expect(job.status, JSON.stringify(job)).toBe('completed');
+      expect(job.stats.urls_done).toBe(2);
+      const sources = s.adam.db
+        .prepare('SELECT url FROM sources WHERE last_job_id = ? ORDER BY url')
+        .all(id) as { url: string }[];
+      expect(sources.map((r) => r.url)).toEqual([`${base}/hold`, `${base}/ok-3`]);
     }, 90_000);
 
     it('a worker stops a page past its task budget and goes on with the next URL; a cancel frees it', async () => {
