@@ -1,6 +1,6 @@
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
+import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
 import { DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
 import { cleanEntityText, datePatterns, entitiesWithin, extractEntities } from './entities.js';
 

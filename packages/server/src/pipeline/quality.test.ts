@@ -1,6 +1,6 @@
 import { DEFAULT_PROCESSING_SETTINGS as D } from '@adam/contracts';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
+import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
 import { BOILERPLATE, DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
 import {
   checkDocument,

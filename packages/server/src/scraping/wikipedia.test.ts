@@ -6,7 +6,7 @@ import {
 import { AppError, BadRequest, NotFound } from '../lib/errors.js';
 import { FetchError } from './fetch-error.js';
 import { SafeFetcher } from './safe-fetcher.js';
-import { describeGrowth, growthVersusLinear } from '../../test/linear-time.js';
+import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
 import { EncyclopediaClient, cleanExtract, parseHeading, sanitizeTitle } from './wikipedia.js';
 
 let fake: FakeEncyclopedia;

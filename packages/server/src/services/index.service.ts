@@ -43,9 +43,10 @@ const REINDEX_BATCH = 256;
 const SAVE_INTERVAL_MS = 3 * 60_000;
 /**
  * Rows marked indexed per transaction after a save, with a turn of the event loop between two:
- * marking 200k rows in one transaction (their triggers keep the counts) held the loop 1.7 s.
+ * marking 200k rows in one transaction (their triggers keep the counts) held the loop 1.7 s,
+ * and chunks of 2,000 still held it 60-75 ms each on the busy 2-core VM (bench/index-save).
  */
-const MARK_CHUNK = 2_000;
+const MARK_CHUNK = 250;
 /**
  * How often the index's files and its agreement with the store are looked at: a few stats and
  * two counts the triggers keep, never a scan. A failed save looks at once.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '../../test/linearTime';
+import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
 import {
   analysisToasts,
   canAnalyze,
