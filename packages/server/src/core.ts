@@ -76,7 +76,8 @@ export interface Core {
 export function buildCore(config: Config, opts: CoreOptions = {}): Core {
   const sink = new LogSink();
   const log = createLogger({ level: config.logLevel, sink, stdout: opts.stdoutLogs ?? false });
-  const db = openDatabase(config.dataDir);
+  // Checkpoints on a thread: inside a commit, their fsync holds the event loop (issue 23).
+  const db = openDatabase(config.dataDir, undefined, { checkpointOffThread: true });
   const repos = {
     snippets: new SnippetRepository(db),
     jobs: new JobRepository(db),

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { startPool } from '../vector/recall.js';
+import type { CheckpointResult, CheckpointTask } from './checkpoint.worker.js';
 import { migrations, type Migration } from './migrations/index.js';
 
 export type Db = Database.Database;
@@ -20,8 +22,41 @@ export function prepared(db: Db, sql: string): Database.Statement {
   return stmt;
 }
 
+export interface OpenOptions {
+  /**
+   * WAL checkpoints on a worker thread instead of inside commits on this one (for the server's
+   * own connection): the automatic checkpoint's fsync would hold the event loop for tens of ms.
+   */
+  checkpointOffThread?: boolean | Partial<CheckpointSettings>;
+}
+
+type CheckpointSettings = Omit<CheckpointTask, 'dbFile'> & { intervalMs: number };
+
+const CHECKPOINT_DEFAULTS: CheckpointSettings = {
+  intervalMs: 2_000,
+  minWalBytes: 4 * 1024 * 1024,
+  truncateWalBytes: 64 * 1024 * 1024,
+};
+
+/** What the checkpoint thread of a database has done (tests wait on it). */
+export interface CheckpointStats {
+  runs: number;
+  last: CheckpointResult | null;
+  lastError: string | null;
+}
+
+const checkpointStats = new WeakMap<Db, CheckpointStats>();
+
+export function checkpointStatsOf(db: Db): CheckpointStats | undefined {
+  return checkpointStats.get(db);
+}
+
 /** Opens (creating when missing) the SQLite store in WAL mode and applies pending migrations. */
-export function openDatabase(dataDir: string, list: Migration[] = migrations): Db {
+export function openDatabase(
+  dataDir: string,
+  list: Migration[] = migrations,
+  opts: OpenOptions = {},
+): Db {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'adam.db'));
   db.pragma('journal_mode = WAL');
@@ -29,7 +64,55 @@ export function openDatabase(dataDir: string, list: Migration[] = migrations): D
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db, list);
+  if (opts.checkpointOffThread) {
+    const settings = opts.checkpointOffThread === true ? {} : opts.checkpointOffThread;
+    checkpointOffThread(db, { ...CHECKPOINT_DEFAULTS, ...settings });
+  }
   return db;
+}
+
+function checkpointOffThread(db: Db, settings: CheckpointSettings): void {
+  db.pragma('wal_autocheckpoint = 0');
+  const stats: CheckpointStats = { runs: 0, last: null, lastError: null };
+  checkpointStats.set(db, stats);
+  // One thread (piscina, which runs the .ts worker under vitest and tsx as well as the .js).
+  const pool = startPool('../store/checkpoint.worker');
+  const task: CheckpointTask = {
+    dbFile: db.name,
+    minWalBytes: settings.minWalBytes,
+    truncateWalBytes: settings.truncateWalBytes,
+  };
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    pool
+      .run(task)
+      .then(
+        (done: CheckpointResult[]) => {
+          stats.runs += done.length;
+          stats.last = done.at(-1) ?? stats.last;
+        },
+        (e: unknown) => {
+          // SQLITE_BUSY and the like: the next tick tries again.
+          stats.lastError = (e as Error).message;
+        },
+      )
+      .finally(() => (running = false));
+  }, settings.intervalMs);
+  timer.unref(); // never what keeps the process alive
+  const close = db.close.bind(db);
+  db.close = () => {
+    clearInterval(timer);
+    void pool.destroy();
+    // Shutdown: leave the database file whole and the WAL empty.
+    try {
+      if (db.open) db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // busy: the next open replays the WAL
+    }
+    return close();
+  };
 }
 
 export function migrate(db: Db, list: Migration[]): number[] {

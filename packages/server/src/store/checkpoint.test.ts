@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { checkpointStatsOf, openDatabase, type Db } from './db.js';
+import type { Migration } from './migrations/index.js';
+
+const schema: Migration[] = [
+  { id: 1, name: 'rows', sql: 'CREATE TABLE rows (id INTEGER PRIMARY KEY, body BLOB NOT NULL)' },
+];
+
+let dirs: string[] = [];
+let open: Db[] = [];
+
+function fresh(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-checkpoint-'));
+  dirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const db of open) if (db.open) db.close();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  open = [];
+  dirs = [];
+});
+
+/** The rows the database file alone holds: a copy without its -wal sees only what was checkpointed. */
+function rowsInMainFile(dir: string): number {
+  const copyDir = fresh();
+  fs.copyFileSync(path.join(dir, 'adam.db'), path.join(copyDir, 'adam.db'));
+  const copy = new Database(path.join(copyDir, 'adam.db'), { readonly: true });
+  try {
+    return copy.prepare('SELECT COUNT(*) FROM rows').pluck().get() as number;
+  } finally {
+    copy.close();
+  }
+}
+
+describe('WAL checkpoints off the main thread', () => {
+  it('turns the automatic checkpoint off and lets the worker copy the WAL into the database', async () => {
+    const dir = fresh();
+    const db = openDatabase(dir, schema, {
+      checkpointOffThread: { intervalMs: 20, minWalBytes: 0 },
+    });
+    open.push(db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+
+    const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
+    // 400 small transactions, well under the 1,000 pages an automatic checkpoint waits for.
+    for (let i = 0; i < 400; i++) insert.run(Buffer.alloc(1024, i % 256));
+    const before = checkpointStatsOf(db)!.runs;
+
+    await vi.waitFor(
+      () => {
+        const stats = checkpointStatsOf(db)!;
+        expect(stats.runs).toBeGreaterThan(before);
+        expect(stats.last!.busy).toBe(0);
+        expect(stats.last!.log).toBeGreaterThan(0);
+        expect(stats.last!.checkpointed).toBe(stats.last!.log);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    // Every row reached the database file itself, without any checkpoint on this connection.
+    expect(rowsInMainFile(dir)).toBe(400);
+  });
+
+  it('truncates the WAL at close', () => {
+    const dir = fresh();
+    const db = openDatabase(dir, schema, { checkpointOffThread: { intervalMs: 60_000 } });
+    // A second connection keeps the WAL file from being deleted when the first closes.
+    const other = new Database(path.join(dir, 'adam.db'));
+    open.push(other);
+    other.prepare('SELECT COUNT(*) FROM rows').get();
+    for (let i = 0; i < 50; i++)
+      db.prepare('INSERT INTO rows (body) VALUES (?)').run(Buffer.alloc(1024));
+    expect(fs.statSync(path.join(dir, 'adam.db-wal')).size).toBeGreaterThan(0);
+    db.close();
+    expect(fs.statSync(path.join(dir, 'adam.db-wal')).size).toBe(0);
+    expect(rowsInMainFile(dir)).toBe(50);
+  });
+
+  it('keeps the automatic checkpoint for connections without the option', () => {
+    const db = openDatabase(fresh(), schema);
+    open.push(db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(checkpointStatsOf(db)).toBeUndefined();
+  });
+});
