@@ -94,8 +94,12 @@ function checkpointOffThread(db: Db, settings: CheckpointSettings): void {
           stats.last = done.at(-1) ?? stats.last;
         },
         (e: unknown) => {
-          // SQLITE_BUSY and the like: the next tick tries again.
+          // A busy checkpoint is a result, not an error: this thread cannot checkpoint (no
+          // worker, the file cannot be opened). Checkpoint in commits again rather than let the
+          // WAL grow without end.
           stats.lastError = (e as Error).message;
+          clearInterval(timer);
+          if (db.open) db.pragma('wal_autocheckpoint = 1000');
         },
       )
       .finally(() => (running = false));
