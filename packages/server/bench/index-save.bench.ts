@@ -126,7 +126,8 @@ function unitVectors(n: number, rand: () => number): Float32Array {
 header(`index save: event-loop lateness during a save of ${ROWS.toLocaleString('en')} vectors`);
 const started = performance.now();
 const dir = tempDataDir('adam-bench-index-save-');
-const db = openDatabase(dir);
+// As the server opens its store (core.ts): checkpoints on their own thread, not in commits.
+const db = openDatabase(dir, undefined, { checkpointOffThread: true });
 try {
   const snippets = new SnippetRepository(db);
   let t = performance.now();
