@@ -252,7 +252,7 @@ export class IndexService {
       ...(damaged && {
         error:
           `The saved index was damaged (${damaged.problem}) and was rebuilt from the store on ${damaged.at}; ` +
-          `the damaged files are in ${path.join(this.deps.dir, damaged.dir)}: delete that folder to clear this warning`,
+          `the damaged files are in ${path.basename(this.deps.dir)}/${damaged.dir}: delete that folder to clear this warning`,
       }),
       details,
     };
