@@ -50,6 +50,8 @@ export class EmbeddedQueue implements QueueDriver {
   private closed = false;
   /** A restore runs: workers claim nothing. */
   private paused = false;
+  /** Claims a slot skipped because the queue was paused (a restore's check waits on it). */
+  private skippedWhilePaused = 0;
 
   constructor(
     private readonly deps: {
@@ -129,6 +131,11 @@ export class EmbeddedQueue implements QueueDriver {
     await Promise.all([...this.slots.values()].map((s) => s.job.catch(() => undefined)));
   }
 
+  /** How many times a worker looked for a job while paused and took none. */
+  get pausedPolls(): number {
+    return this.skippedWhilePaused;
+  }
+
   /** Claims read the rows afresh: a restore's new rows need nothing more. */
   async resume(): Promise<void> {
     this.paused = false;
@@ -180,6 +187,7 @@ export class EmbeddedQueue implements QueueDriver {
 
   private async run(slot: Slot): Promise<void> {
     while (!slot.stopping) {
+      if (this.paused) this.skippedWhilePaused++;
       const row = this.paused
         ? undefined
         : this.deps.jobs.claimNext(slot.id, new Date().toISOString(), slot.types, slot.except);

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { QUEUE_NAME } from '../../src/jobs/redis-protocol.js';
 import { ARTICLES } from '../corpus.js';
 import { startFakeHub, type FakeHub } from '../fixtures/fake-hub.js';
 import { generatePage } from '../fixtures/fixture-site.js';
@@ -171,8 +173,17 @@ describe.skipIf(!HAS_REDIS)(
       // A worker that comes up during the restore takes nothing: it registers and stays idle.
       await startWorker();
       const idle = await workers();
-      // BullMQ hands a waiting job to a fresh worker at once; give it more than that.
-      await new Promise((r) => setTimeout(r, 1500));
+      // What keeps every worker idle, fresh ones included: BullMQ's queue is paused, so none of
+      // its jobs is handed out (none is active).
+      const bull = new Queue(QUEUE_NAME, {
+        connection: { url: redis.url, maxRetriesPerRequest: null },
+      });
+      try {
+        expect(await bull.isPaused()).toBe(true);
+        expect((await bull.getJobCounts('active')).active).toBe(0);
+      } finally {
+        await bull.close();
+      }
       for (const id of [waiting, internal])
         expect(s.adam.services.jobs.get(id)).toMatchObject({ status: 'pending', attempts: 0 });
       expect(idle.workers.map((w) => w.current_job)).toEqual([null]);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BackupService } from '../../src/services/backup.service.js';
 import { ARTICLES } from '../corpus.js';
 import { saveText, startServer, type TestServer } from '../helpers.js';
+import type { EmbeddedQueue } from '../../src/jobs/embedded-queue.js';
 import { until } from '../until.js';
 
 // Restore is exclusive: writes wait, the queue stands still, ids never mean two things, and
@@ -104,12 +105,19 @@ describe('restore is exclusive', () => {
     expect(await s.login()).toBeTruthy();
 
     // A job the server queues itself meanwhile does not start: the queue is paused. Its
-    // worker is woken at once; a second second is more than an idle worker's poll.
+    // workers are woken at once and look again at each poll: once every one of them has looked
+    // at least once since (twice as many looks as there are slots, the install lane included),
+    // the job must still be waiting.
+    const queue = s.adam.services.queue as EmbeddedQueue;
+    const looksBefore = queue.pausedPolls;
     const queued = s.adam.services.jobs.create(
       { type: 'process_urls', urls: ['http://127.0.0.1:9/y'] },
       { internal: true },
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    const slots = queue.status().running + 1;
+    await until(() => queue.pausedPolls >= looksBefore + 2 * slots, {
+      what: 'every paused worker to look for a job',
+    });
     const row = s.adam.services.jobs.get(queued.id);
     expect([row.status, row.attempts]).toEqual(['pending', 0]);
 
