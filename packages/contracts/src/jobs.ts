@@ -192,9 +192,15 @@ export const ProcessSourcesResponse = z.object({
 });
 export type ProcessSourcesResponse = z.infer<typeof ProcessSourcesResponse>;
 
+/** A web page (a URL, or a page a crawl found), an uploaded document, or an import's records. */
+export const SOURCE_KINDS = ['web', 'file', 'import'] as const;
+export const SourceKind = z.enum(SOURCE_KINDS);
+export type SourceKind = z.infer<typeof SourceKind>;
+
 export const Source = z.object({
   id: z.number().int(),
   url: z.string(),
+  kind: SourceKind,
   domain: z.string(),
   title: z.string().nullable(),
   language: z.string().nullable(),

@@ -1,8 +1,10 @@
+import type { SourceKind } from '@adam/contracts';
 import { prepared, type Db } from './db.js';
 
 export interface SourceRow {
   id: number;
   url: string;
+  kind: SourceKind;
   domain: string;
   title: string | null;
   language: string | null;
@@ -27,19 +29,21 @@ export class SourceRepository {
     job_id: number;
     status: 'ok' | 'failed';
     error: string | null;
+    /** Set on the first record only: a URL's kind never changes. Default 'web'. */
+    kind?: SourceKind;
   }): void {
     const now = new Date().toISOString();
     prepared(
       this.db,
-      `INSERT INTO sources (url, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
-         VALUES (@url, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
+      `INSERT INTO sources (url, kind, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
+         VALUES (@url, @kind, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
          ON CONFLICT(url) DO UPDATE SET
            title = COALESCE(excluded.title, sources.title),
            language = COALESCE(excluded.language, sources.language),
            segments_count = sources.segments_count + excluded.segments_count,
            last_job_id = excluded.last_job_id, last_status = excluded.last_status,
            last_error = excluded.last_error, updated_at = excluded.updated_at`,
-    ).run({ ...r, now });
+    ).run({ ...r, kind: r.kind ?? 'web', now });
   }
 
   list(

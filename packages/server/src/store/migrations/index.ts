@@ -320,4 +320,14 @@ CREATE TRIGGER IF NOT EXISTS jobs_id_floor AFTER DELETE ON jobs
 END;
 `,
   },
+  {
+    id: 13,
+    name: 'sources_kind',
+    // What a source is: a web page (a URL, or a page found by a crawl), an uploaded document, or
+    // records of an import. Every source before this one was a web page.
+    sql: `
+ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'web' CHECK (kind IN ('web', 'file', 'import'));
+CREATE INDEX IF NOT EXISTS sources_kind ON sources(kind);
+`,
+  },
 ];

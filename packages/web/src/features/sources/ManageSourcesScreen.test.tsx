@@ -13,6 +13,7 @@ function makeSource(overrides: Partial<Source> = {}): Source {
   return {
     id,
     url: `https://bees.test/articles/${id}`,
+    kind: 'web',
     domain: 'bees.test',
     title: `Article ${id}`,
     language: 'en',
