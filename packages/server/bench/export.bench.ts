@@ -27,7 +27,9 @@ import { fixed, footer, header, mib, seconds, sharedModel, summarize, table } fr
 import { ensureExportData, EXPORT_ROWS } from './export-data.js';
 
 const ROWS = Number(process.argv[2]) || EXPORT_ROWS;
-const FORMATS = ['json', 'jsonl', 'csv'] as const;
+const ALL_FORMATS = ['json', 'jsonl', 'csv'] as const;
+/** FORMATS=csv,jsonl runs only those. */
+const FORMATS = ALL_FORMATS.filter((f) => (process.env.FORMATS ?? f).split(',').includes(f));
 const HEALTH_GAP_MS = 10;
 const IDLE_PROBES = 300;
 
@@ -91,26 +93,46 @@ function rowsOf(format: string, r: ClientResult): number {
   return Number(/"total": (\d+)/.exec(r.tail)?.[1] ?? NaN);
 }
 
-/** Probes /health every HEALTH_GAP_MS and samples RSS until `done` settles. */
+/**
+ * Probes /health every HEALTH_GAP_MS and samples RSS until `done` settles. Answers the peak, and
+ * the peak of each half of the run: memory that grows with the rows read shows as a second half
+ * above the first; a fixed reserve (V8's young generation grown to its maximum under a steady
+ * allocation rate) shows in both.
+ */
 async function probeWhile(base: string, done: Promise<unknown>) {
   let finished = false;
   void done.finally(() => (finished = true));
   const latencies: number[] = [];
-  let peak = process.memoryUsage.rss();
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 20);
+  const samples: { at: number; rss: number }[] = [];
+  const sample = () => samples.push({ at: performance.now(), rss: process.memoryUsage.rss() });
+  sample();
+  const sampler = setInterval(sample, 20);
   try {
     while (!finished) {
       const t = performance.now();
       const res = await fetch(`${base}/health`);
       await res.arrayBuffer();
       latencies.push(performance.now() - t);
-      peak = Math.max(peak, process.memoryUsage.rss());
+      sample();
       await new Promise((r) => setTimeout(r, HEALTH_GAP_MS));
     }
   } finally {
     clearInterval(sampler);
   }
-  return { health: summarize(latencies), peak };
+  const middle = (samples[0]!.at + samples[samples.length - 1]!.at) / 2;
+  const peakOf = (list: typeof samples) => Math.max(...list.map((x) => x.rss));
+  return {
+    health: summarize(latencies),
+    peak: peakOf(samples),
+    firstHalf: peakOf(samples.filter((x) => x.at <= middle)),
+    secondHalf: peakOf(samples.filter((x) => x.at > middle)),
+  };
+}
+
+/** RSS once the garbage of what ran before is collected (node --expose-gc; else as it is). */
+function settledRss(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage.rss();
 }
 
 await sharedModel();
@@ -169,9 +191,9 @@ try {
 
   const out: (string | number)[][] = [];
   for (const format of FORMATS) {
-    const before = process.memoryUsage.rss();
+    const before = settledRss();
     const client = runClient(`${base}/snippets/export`, key, format);
-    const { health, peak } = await probeWhile(base, client);
+    const { health, peak, firstHalf, secondHalf } = await probeWhile(base, client);
     const r = await client;
     const rows = rowsOf(format, r);
     out.push([
@@ -183,6 +205,7 @@ try {
       fixed(r.firstByteMs ?? NaN, 0),
       Math.round(rows / (r.ms / 1000)).toLocaleString('en'),
       mib(peak - before),
+      mib(secondHalf - firstHalf),
       fixed(health.p50, 1),
       fixed(health.p95, 1),
       health.n,
@@ -197,6 +220,7 @@ try {
     seconds(sqlMs),
     '-',
     Math.round(sqlRows / (sqlMs / 1000)).toLocaleString('en'),
+    '-',
     '-',
     '-',
     '-',
@@ -217,6 +241,7 @@ try {
       'first byte ms',
       'rows/s',
       'RSS growth',
+      'of it in 2nd half',
       'health p50 ms',
       'health p95 ms',
       'probes',
@@ -225,7 +250,7 @@ try {
   );
 
   // Three at once: EXPORT_CONCURRENCY are served, the others are told when to come back.
-  const before = process.memoryUsage.rss();
+  const before = settledRss();
   const started = performance.now();
   const clients = Promise.all(
     [0, 1, 2].map(() => runClient(`${base}/snippets/export`, key, 'csv')),

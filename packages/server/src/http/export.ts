@@ -2,18 +2,19 @@ import { Readable } from 'node:stream';
 import type { ExportFormat, Snippet } from '@adam/contracts';
 import type { SnippetExport } from '../services/snippet.service.js';
 
-const CSV_COLUMNS = [
-  'id',
-  'text',
-  'theme',
-  'quality_score',
-  'language',
-  'word_count',
-  'created_at',
-  'indexed_at',
-  'source_title',
-  'source_url',
-] as const;
+/** The CSV's columns, each with how a row gives it (no copy of the row is made: rows/s). */
+const CSV_COLUMNS: readonly (readonly [string, (r: Snippet) => unknown])[] = [
+  ['id', (r) => r.id],
+  ['text', (r) => r.text],
+  ['theme', (r) => r.theme],
+  ['quality_score', (r) => r.quality_score],
+  ['language', (r) => r.language],
+  ['word_count', (r) => r.word_count],
+  ['created_at', (r) => r.created_at],
+  ['indexed_at', (r) => r.indexed_at],
+  ['source_title', (r) => r.source_info.title],
+  ['source_url', (r) => r.source_info.url],
+];
 
 /** Quotes a CSV field; a leading = + - @ is escaped so spreadsheets do not run it as a formula. */
 function csvField(v: unknown): string {
@@ -23,12 +24,11 @@ function csvField(v: unknown): string {
 }
 
 function csvRow(r: Snippet): string {
-  const flat: Record<string, unknown> = {
-    ...r,
-    source_title: r.source_info.title,
-    source_url: r.source_info.url,
-  };
-  return CSV_COLUMNS.map((c) => csvField(flat[c])).join(',') + '\r\n';
+  let line = '';
+  for (let i = 0; i < CSV_COLUMNS.length; i++) {
+    line += (i ? ',' : '') + csvField(CSV_COLUMNS[i]![1](r));
+  }
+  return line + '\r\n';
 }
 
 /**
@@ -46,7 +46,7 @@ interface FileShape {
 function shapeOf(format: ExportFormat, exportedAt: string): FileShape {
   if (format === 'csv') {
     return {
-      head: CSV_COLUMNS.join(',') + '\r\n',
+      head: CSV_COLUMNS.map(([name]) => name).join(',') + '\r\n',
       row: csvRow,
       tail: () => '',
       contentType: 'text/csv; charset=utf-8',
