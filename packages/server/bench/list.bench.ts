@@ -5,8 +5,9 @@
  *   npm run bench -w @adam/server -- list
  *
  * Data: a data dir cached under the temporary directory (DATA_DIR; rebuilt when its marker's
- * version differs), filled once through SnippetRepository.insertMany in chunks of 5,000 (so with
- * every trigger a real ingestion fires), without vectors: listing never reads them. 98% of the
+ * version differs), filled once with the benches' generated snippets (bench/snippet-data.ts,
+ * written through insertMany with every trigger a real ingestion fires), without vectors:
+ * listing never reads them. 98% of the
  * rows are then marked indexed, as after a normal ingestion, so the index's entry list has rows.
  * Building it takes a few minutes; later runs reuse it (the migrations of newer code apply to it).
  *
@@ -17,52 +18,29 @@
  * (the bare SQL, no HTTP, no JSON), and, for a few samples, the query listing ran before this
  * version (ORDER BY created_at with OFFSET, and a COUNT(*) of every match).
  *
- * Rows: 40–120 words of consecutive sentences of the fixture pages (test/fixtures/fixture-pages.ts),
- * one in ten led by a sentence of the evaluation documents (they bring the rarer words); theme
- * from the page's topic (15% another), quality uniform in 0..1; jobs of ~5,000 consecutive rows
+ * Rows: as bench/snippet-data.ts makes them; jobs of ~5,000 consecutive rows
  * (10% of rows with none); a source per page, except one page in ten that comes from one of
  * two large feeds (feed0 and feed10, ~50,000 rows each).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SnippetListQuery, THEMES } from '@adam/contracts';
+import { SnippetListQuery } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
 import { IndexService } from '../src/services/index.service.js';
-import { textHash } from '../src/services/ingestion.service.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { listSort } from '../src/services/snippet.service.js';
 import { openDatabase } from '../src/store/db.js';
-import {
-  SnippetRepository,
-  type NewSnippet,
-  type SnippetFilter,
-} from '../src/store/snippet.repository.js';
-import {
-  BENCH_MODEL_ROOT,
-  fixed,
-  footer,
-  header,
-  mib,
-  pageSentences,
-  rng,
-  seconds,
-  sharedModel,
-  splitSentences,
-  summarize,
-  table,
-  pageTexts,
-  TOPIC_THEME,
-} from './common.js';
+import { SnippetRepository, type SnippetFilter } from '../src/store/snippet.repository.js';
+import { fixed, footer, header, mib, seconds, sharedModel, summarize, table } from './common.js';
+import { benchSnippets, writeBenchSnippets } from './snippet-data.js';
 
 const ROWS = 1_000_000;
 /** Bump when the generated rows change: the cached dir is then rebuilt. */
 const DATA_VERSION = 'list-v1';
 const DATA_DIR = path.join(os.tmpdir(), 'adam-bench-list-1m');
 const MARKER = path.join(DATA_DIR, 'bench-data.json');
-const CHUNK = 5_000;
 const REQUESTS = 200;
 const WARMUP = 5;
 /** Samples of the query before this version: it takes up to a second or more at 1M. */
@@ -76,37 +54,21 @@ const feedUrl = (i: number) => `https://feed${i}.bench.example/all`;
 header(`list: GET /api/v1/snippets at ${ROWS.toLocaleString('en')} snippets over HTTP`);
 const benchStarted = performance.now();
 
-/** Deterministic rows of 40–120 words; the few repeated texts are dropped by insertMany. */
-function* snippetRows(): Generator<NewSnippet> {
-  const rand = rng(7);
-  const evalSentences = EVAL_SET.docs.flatMap((d) => splitSentences(d.text));
-  for (let n = 1; ; n++) {
-    const { topic, sentences } = pageSentences(n);
-    // n is a multiple of 10 there, so n % 20 names feed 0 or feed 10.
-    const source =
-      n % 10 === 0
-        ? { url: feedUrl(n % FEEDS), title: `Feed ${n % FEEDS}` }
-        : { url: `https://bench.example/articles/${n}`, title: `Article ${n}` };
-    const jobId = n % 10 === 3 ? null : 1 + Math.floor(n / PAGES_PER_JOB);
-    for (const { text, words } of pageTexts(sentences, rand, evalSentences)) {
-      yield {
-        text,
-        text_hash: textHash(text),
-        theme: rand() < 0.15 ? THEMES[Math.floor(rand() * THEMES.length)]! : TOPIC_THEME[topic]!,
-        quality_score: Math.round(rand() * 10_000) / 10_000,
-        language: 'en',
-        word_count: words,
-        size_bytes: Buffer.byteLength(text, 'utf8'),
-        source_title: source.title,
-        source_url: source.url,
-        job_id: jobId,
-        metadata: '{}',
-        embedding: null,
-        embedder_id: null,
-      };
-    }
-  }
-}
+/**
+ * Jobs of ~5,000 consecutive rows (10% of rows with none); a source per page, except one page in
+ * ten that comes from one of two large feeds. n is a multiple of 10 there, so n % 20 names feed 0
+ * or feed 10.
+ */
+const listRows = () =>
+  benchSnippets(7, ({ n }) => {
+    const feed = n % 10 === 0;
+    return {
+      source_title: feed ? `Feed ${n % FEEDS}` : `Article ${n}`,
+      source_url: feed ? feedUrl(n % FEEDS) : `https://bench.example/articles/${n}`,
+      job_id: n % 10 === 3 ? null : 1 + Math.floor(n / PAGES_PER_JOB),
+      metadata: '{}',
+    };
+  });
 
 /** Fills DATA_DIR unless its marker says it holds this version's rows. */
 function prepareData(): void {
@@ -117,25 +79,10 @@ function prepareData(): void {
     console.log(`data: reusing ${DATA_DIR} (${marker.rows.toLocaleString('en')} rows)`);
     return;
   }
-  fs.rmSync(DATA_DIR, { recursive: true, force: true });
-  const link = path.join(DATA_DIR, 'models', 'builtin');
-  fs.mkdirSync(path.dirname(link), { recursive: true });
-  fs.symlinkSync(path.join(BENCH_MODEL_ROOT, 'models', 'builtin'), link, 'dir');
+  const started = performance.now();
+  const inserted = writeBenchSnippets(DATA_DIR, listRows(), ROWS, 100_000);
   const db = openDatabase(DATA_DIR);
   try {
-    const repo = new SnippetRepository(db);
-    const rows = snippetRows();
-    let inserted = 0;
-    const started = performance.now();
-    while (inserted < ROWS) {
-      const chunk: NewSnippet[] = [];
-      while (chunk.length < Math.min(CHUNK, ROWS - inserted)) chunk.push(rows.next().value!);
-      inserted += repo.insertMany(chunk).filter((id) => id !== null).length;
-      if (inserted % 100_000 < CHUNK)
-        console.log(
-          `data: ${inserted.toLocaleString('en')} rows, ${seconds(performance.now() - started)}`,
-        );
-    }
     db.prepare(
       `UPDATE snippets SET index_pending = 0, faiss_id = id, indexed_at = created_at WHERE id % 50 <> 0`,
     ).run();

@@ -299,36 +299,42 @@ const ISO_8859_16_HIGH =
   '\u00e0\u00e1\u00e2\u0103\u00e4\u0107\u00e6\u00e7\u00e8\u00e9\u00ea\u00eb\u00ec\u00ed\u00ee\u00ef' +
   '\u0111\u0144\u00f2\u00f3\u00f4\u0151\u00f6\u015b\u0171\u00f9\u00fa\u00fb\u00fc\u0119\u021b\u00ff';
 
-/** Bytes as Latin-1 code points, then the range from `first` replaced through `table`. */
-function singleByte(body: Uint8Array, first: number, table: string): string {
-  const latin1 = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1');
-  const last = first + table.length - 1;
+/** The characters of `count` code points in a row from `first`. */
+const run = (first: number, count: number) =>
+  String.fromCharCode(...Array.from({ length: count }, (_, i) => first + i));
+
+/** A byte → code point table: ASCII below 0x80 (as in all of them), `high` from 0x80 on. */
+function byteTable(high: string): Uint16Array {
+  const table = new Uint16Array(256);
+  for (let b = 0; b < 256; b++) table[b] = b < 0x80 ? b : high.charCodeAt(b - 0x80);
+  return table;
+}
+
+/** The single-byte encodings Node's TextDecoder reads wrongly or not at all. */
+const SINGLE_BYTE_TABLES: ReadonlyMap<string, Uint16Array> = new Map([
+  ['windows-1252', byteTable(WINDOWS_1252_HIGH + run(0xa0, 0x60))],
+  ['iso-8859-16', byteTable(run(0x80, 0x20) + ISO_8859_16_HIGH)],
+  // The HTML standard's: bytes 0x80–0xFF map into the private use area from U+F780.
+  ['x-user-defined', byteTable(run(0xf780, 0x80))],
+]);
+
+// Code units turned into a string this many at a time (an argument list has a size limit).
+const DECODE_CHUNK = 8192;
+
+function decodeSingleByte(body: Uint8Array, table: Uint16Array): string {
+  const units = new Uint16Array(body.length);
+  for (let i = 0; i < body.length; i++) units[i] = table[body[i]!]!;
   let out = '';
-  let from = 0;
-  for (let i = 0; i < latin1.length; i++) {
-    const code = latin1.charCodeAt(i);
-    if (code < first || code > last) continue;
-    out += latin1.slice(from, i) + (table[code - first] ?? '');
-    from = i + 1;
-  }
-  return out + latin1.slice(from);
+  for (let i = 0; i < units.length; i += DECODE_CHUNK)
+    out += String.fromCharCode(...units.subarray(i, i + DECODE_CHUNK));
+  return out;
 }
 
 /** Decodes `body` as the named encoding (one of ENCODINGS; anything else reads as UTF-8). */
 export function decodeAs(body: Uint8Array, encoding: string): string {
-  switch (encoding) {
-    case 'windows-1252':
-      return singleByte(body, 0x80, WINDOWS_1252_HIGH);
-    case 'iso-8859-16':
-      return singleByte(body, 0xa0, ISO_8859_16_HIGH);
-    case 'x-user-defined': {
-      let out = '';
-      for (const b of body) out += String.fromCharCode(b < 0x80 ? b : 0xf780 + b - 0x80);
-      return out;
-    }
-    case 'replacement':
-      return body.length > 0 ? '\ufffd' : '';
-  }
+  const table = SINGLE_BYTE_TABLES.get(encoding);
+  if (table) return decodeSingleByte(body, table);
+  if (encoding === 'replacement') return body.length > 0 ? '\ufffd' : '';
   try {
     return new TextDecoder(encoding).decode(body);
   } catch {
