@@ -203,6 +203,11 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 export const ExportRequest = z.object({
   ids: z.array(z.number().int().positive()).max(100_000).optional(),
   format: ExportFormat.default('json'),
+  /**
+   * Each row also carries its `embedding` (numbers) and `embedder_id`, so that an import into
+   * another ADAM with the same embedder reuses the vectors. Off by default: ~8 KB more a row.
+   */
+  include_embeddings: z.boolean().default(false),
 });
 export type ExportRequest = z.input<typeof ExportRequest>;
 

@@ -85,7 +85,10 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
         },
       },
       async (req, reply) => {
-        const file = exportFile(await snippets.openExport(req.body.ids), req.body.format);
+        const file = exportFile(
+          await snippets.openExport(req.body.ids, { embeddings: req.body.include_embeddings }),
+          req.body.format,
+        );
         return reply
           .header('content-type', file.contentType)
           .header('content-disposition', `attachment; filename="${file.filename}"`)

@@ -4,6 +4,7 @@ import {
   type CleanupOrphansResponse,
   type ConsistencyReport,
   type DeleteSnippetResponse,
+  type ExportedSnippet,
   type IndexEntriesQuery,
   type IndexEntryList,
   type IndexInspection,
@@ -339,7 +340,10 @@ export class SnippetService {
    * the rows that exist when it starts: rows added later are left out, rows deleted before their
    * page is read are skipped.
    */
-  async openExport(ids: number[] | undefined): Promise<SnippetExport> {
+  async openExport(
+    ids: number[] | undefined,
+    opts: { embeddings?: boolean } = {},
+  ): Promise<SnippetExport> {
     if (this.exportsRunning >= EXPORT_CONCURRENCY) {
       throw new TooManyRequests(
         `${EXPORT_CONCURRENCY} exports are already running; try again when one has finished`,
@@ -361,7 +365,8 @@ export class SnippetService {
           if (!open) return null;
           const next = pages.next();
           if (next.done) close();
-          return next.done ? null : next.value;
+          if (next.done) return null;
+          return opts.embeddings ? this.withEmbeddings(next.value) : next.value;
         },
         close,
       };
@@ -369,6 +374,19 @@ export class SnippetService {
       close();
       throw e;
     }
+  }
+
+  /** A page of rows with their stored vectors, as numbers (float32 → JSON is exact both ways). */
+  private withEmbeddings(page: Snippet[]): ExportedSnippet[] {
+    const stored = this.deps.snippets.embeddings(page.map((s) => s.id));
+    return page.map((s) => {
+      const e = stored.get(s.id);
+      return {
+        ...s,
+        embedding: e?.embedding ? Array.from(blobToVector(e.embedding)) : null,
+        embedder_id: e?.embedding ? e.embedder_id : null,
+      };
+    });
   }
 
   /** Exports under way (a slot is freed when the file ends or its client goes away). */
