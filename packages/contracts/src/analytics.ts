@@ -130,6 +130,7 @@ export const ACTIVITY_KINDS = [
   'restore',
   'login',
   'settings',
+  'sync',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

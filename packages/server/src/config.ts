@@ -27,6 +27,7 @@ const EnvSchema = z.object({
     .default(24),
   ADAM_WEB_DIST: z.string().optional(),
   ADAM_WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ADAM_SYNC_PRUNE_AFTER: z.coerce.number().int().min(1).max(100).default(2),
   ADAM_ALLOWED_ORIGINS: z
     .string()
     .default('')
@@ -63,6 +64,8 @@ export interface Config {
   webDist: string | null;
   /** Redis mode: how long a worker's hold on a job lasts without renewal (a dead worker's job moves on after it). */
   workerLockMs: number;
+  /** Syncs in a row that must find a web page gone (404/410) before a sync prunes it by itself. */
+  syncPruneAfter: number;
   /**
    * Origins besides the server's own whose pages may make changes and open the realtime socket
    * (a console served from another address); see http/cross-site.ts.
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountDelayMaxMs: 8000,
     },
     workerLockMs: e.ADAM_WORKER_LOCK_MS,
+    syncPruneAfter: e.ADAM_SYNC_PRUNE_AFTER,
   };
 }
 

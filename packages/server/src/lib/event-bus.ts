@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ServerMessageFields } from '@adam/contracts';
+import type { ServerMessageFields, SyncCounts, SyncOutcome } from '@adam/contracts';
 
 /**
  * Every state change the console shows live; the WebSocket channel forwards those named like a
@@ -28,6 +28,15 @@ export interface BusEvents {
   'maintenance.done': { action: string; message: string; job_id: number | null };
   'backup.created': { id: string; reason: string; size_mb: number };
   'backup.restored': { id: string; snippets: number };
+  /** A web source re-fetched by a sync job (see SourceSyncService.record). */
+  'source.synced': {
+    source_id: number;
+    url: string;
+    job_id: number;
+    outcome: SyncOutcome;
+    counts: SyncCounts;
+    error: string | null;
+  };
 }
 
 export type BusEventName = keyof BusEvents;

@@ -9,6 +9,7 @@ import {
   type SegmentationMethod,
   type SegmentationStats,
 } from './segmenter.js';
+import { segmentKey } from './segment-key.js';
 import { splitSentences } from './sentences.js';
 import { classifyTheme, type Theme, type ThemeScores, themePrototypes } from './themes.js';
 import {
@@ -36,6 +37,11 @@ interface AnalyzeOptions {
   entities?: boolean;
   /** The language packs' entity recognition (absent: the built-in rules for every language). */
   ner?: NerFn;
+  /**
+   * segmentKey()s of segments already stored with their vectors (a sync of a changed page):
+   * such a segment is neither embedded nor classified again, and comes back with an empty vector.
+   */
+  known?: ReadonlySet<string>;
 }
 
 export interface AnalyzedSegment {
@@ -100,11 +106,16 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
     opts.language.trim().toLowerCase() === language.code ? detectLanguage(clean) : language;
   const seg = await segmentText(clean, { language: language.code, settings, embed, detected });
   const texts = seg.accepted.map((c) => c.text);
+  const known = opts.known;
+  const isKnown = texts.map((t) => (known ? known.has(segmentKey(t)) : false));
+  const fresh = texts.filter((_, i) => !isKnown[i]);
   // Prototypes first: cached per embed function, so usually no call at all.
-  const prototypes = texts.length
+  const prototypes = fresh.length
     ? await themePrototypes(embed, settings.embedding_batch_size)
     : undefined;
-  const vectors = await embedBatched(embed, texts, settings.embedding_batch_size);
+  const freshVectors = await embedBatched(embed, fresh, settings.embedding_batch_size);
+  let next = 0;
+  const vectors = isKnown.map((k) => (k ? new Float32Array(0) : freshVectors[next++]));
   const entities =
     opts.entities === false || texts.length === 0
       ? []
@@ -112,7 +123,7 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
 
   const segments = seg.accepted.map((c, i): AnalyzedSegment => {
     const vector = vectors[i] ?? new Float32Array();
-    const theme = classifyTheme(c.text, vector, prototypes);
+    const theme = classifyTheme(c.text, vector.length ? vector : undefined, prototypes);
     return {
       text: c.text,
       quality_score: c.quality.score,

@@ -95,6 +95,28 @@ export class ActivityService {
       bus.on('auth.login', (e) =>
         this.add({ kind: 'login', level: 'info', job_id: null, message: `${e.email} logged in` }),
       ),
+      bus.on('source.synced', (e) => {
+        const c = e.counts;
+        const what =
+          e.outcome === 'changed'
+            ? `changed: ${c.segments_added} segments added, ${c.segments_kept} kept, ${c.segments_removed} removed, ${c.reembedded} embedded`
+            : e.outcome === 'unchanged'
+              ? 'unchanged'
+              : e.outcome === 'pruned'
+                ? `gone, pruned with ${plural(c.segments_removed, 'snippet')}`
+                : `${e.outcome}${e.error ? `: ${e.error}` : ''}`;
+        this.add({
+          kind: 'sync',
+          level:
+            e.outcome === 'failed'
+              ? 'error'
+              : e.outcome === 'changed' || e.outcome === 'unchanged'
+                ? 'success'
+                : 'warning',
+          job_id: e.job_id,
+          message: `Sync of ${e.url.slice(0, 200)}: ${what}`,
+        });
+      }),
       bus.on('settings.saved', (e) =>
         this.add({
           kind: 'settings',

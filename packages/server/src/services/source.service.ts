@@ -1,5 +1,6 @@
 import type {
   DeleteSourceResponse,
+  LastSync,
   ProcessSourcesRequest,
   ProcessSourcesResponse,
   Source,
@@ -58,8 +59,26 @@ function parseUrls(input: string | string[]): { urls: string[]; errors: FieldErr
   return { urls, errors };
 }
 
-function toSource(r: SourceRow): Source {
-  return { ...r };
+function toSource(r: SourceRow, lastSync: LastSync | null = null): Source {
+  return {
+    id: r.id,
+    url: r.url,
+    kind: r.kind,
+    domain: r.domain,
+    title: r.title,
+    language: r.language,
+    segments_count: r.segments_count,
+    last_job_id: r.last_job_id,
+    last_status: r.last_status,
+    last_error: r.last_error,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    schedule: r.schedule,
+    last_sync_at: r.last_sync_at,
+    next_sync_at: r.next_sync_at,
+    missing_count: r.missing_count,
+    last_sync: lastSync,
+  };
 }
 
 export class SourceService {
@@ -73,9 +92,17 @@ export class SourceService {
       jobs: JobService;
       bus: EventBus;
       log: Logger;
+      /** Each source's latest sync (SourceSyncService.lastSyncs). */
+      lastSyncs?: (ids: readonly number[]) => Map<number, LastSync>;
     },
   ) {
     this.deleter = new SnippetDeleter(deps);
+  }
+
+  get(id: number): Source {
+    const row = this.deps.sources.findById(id);
+    if (!row) throw new NotFound('source', id);
+    return toSource(row, this.deps.lastSyncs?.([id]).get(id) ?? null);
   }
 
   process(req: z.output<typeof ProcessSourcesRequest>): ProcessSourcesResponse {
@@ -105,7 +132,8 @@ export class SourceService {
       q.per_page,
       (q.page - 1) * q.per_page,
     );
-    return { sources: rows.map(toSource), total };
+    const last = this.deps.lastSyncs?.(rows.map((r) => r.id));
+    return { sources: rows.map((r) => toSource(r, last?.get(r.id) ?? null)), total };
   }
 
   delete(id: number, deleteSnippets: boolean): DeleteSourceResponse {

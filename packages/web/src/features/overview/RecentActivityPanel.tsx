@@ -32,6 +32,7 @@ const KIND_LABELS: Record<ActivityItem['kind'], string> = {
   restore: 'restore',
   login: 'login',
   settings: 'settings',
+  sync: 'sync',
 };
 
 function ActivityRow({ item }: { item: ActivityItem }) {

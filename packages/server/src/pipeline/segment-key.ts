@@ -1,0 +1,14 @@
+import { createHash } from 'node:crypto';
+
+/** Hex characters of a segment key: 64 bits, a collision between a page's segments is ~never. */
+export const SEGMENT_KEY_CHARS = 16;
+
+/**
+ * A short form of a snippet's text hash (IngestionService's textHash: NFKC, lower case, spacing
+ * folded, SHA-256), small enough to send a page's known segments with a sync job. Kept here, in
+ * a module the worker threads load, because the analysis skips the embedding of known segments.
+ */
+export function segmentKey(text: string): string {
+  const normal = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return createHash('sha256').update(normal).digest('hex').slice(0, SEGMENT_KEY_CHARS);
+}
