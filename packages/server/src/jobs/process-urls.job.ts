@@ -37,8 +37,14 @@ async function workUrl(
 ): Promise<UrlWork> {
   const signal = deps.signal;
   try {
-    const page = await fetchUrl(deps.fetcher, url, rules, null, (res, rule) =>
-      deps.engine.extract(res, rule, { timeoutS: settings.task_timeout_seconds, signal }),
+    const page = await fetchUrl(
+      deps.fetcher,
+      url,
+      rules,
+      null,
+      (res, rule) =>
+        deps.engine.extract(res, rule, { timeoutS: settings.task_timeout_seconds, signal }),
+      signal,
     );
     const analysis = await deps.engine.analyze(page.content, language, settings, { signal });
     return { url, ok: true, title: page.title || null, analysis };
@@ -47,11 +53,15 @@ async function workUrl(
     return {
       url,
       ok: false,
-      error: isFetchError(e)
-        ? { type: `fetch_${e.code}`, error: e.code, message: err.message }
-        : isTaskTimeout(e)
-          ? { type: 'task_timeout', error: 'timeout', message: err.message }
-          : { type: 'processing', error: err.name || 'Error', message: err.message },
+      // A cancel or a stop cut the fetch or a task short: not the page's fault (the result is
+      // dropped by emit; a stop redoes the URL later).
+      error: signal?.aborted
+        ? { type: 'cancelled', error: 'cancelled', message: `Stopped: ${err.message}` }
+        : isFetchError(e)
+          ? { type: `fetch_${e.code}`, error: e.code, message: err.message }
+          : isTaskTimeout(e)
+            ? { type: 'task_timeout', error: 'timeout', message: err.message }
+            : { type: 'processing', error: err.name || 'Error', message: err.message },
     };
   }
 }

@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../../test/fixtures/fixture-site.js';
+import { startHostileSite } from '../../test/fixtures/hostile-site.js';
+import { until } from '../../test/until.js';
 import { FetchError } from './fetch-error.js';
 import { SafeFetcher, type HostLookup } from './safe-fetcher.js';
 
@@ -253,6 +255,27 @@ describe('SafeFetcher with the fixture site allowed', () => {
   it('times out when the body is late', async () => {
     const err = await refusal(make({ timeoutMs: 300 }).fetch(`${site.url}/slow-body?ms=3000`));
     expect(err.code).toBe('timeout');
+  });
+
+  it("stops a body in progress at once when the caller's signal aborts", async () => {
+    const hostile = await startHostileSite();
+    try {
+      const f = new SafeFetcher({ allow: [hostile.host], timeoutMs: 60_000 });
+      const abort = new AbortController();
+      const fetching = f.fetch(`${hostile.base}/trickle`, { signal: abort.signal });
+      await until(() => hostile.trickles.length === 1, { what: 'the request' });
+      const reason = new Error('the job was cancelled');
+      abort.abort(reason);
+      // The caller's reason, not a network or timeout FetchError.
+      await expect(fetching).rejects.toBe(reason);
+      await until(() => hostile.trickles[0]!.closed, {
+        timeout: 5000,
+        what: 'the connection to close',
+      });
+      await f.close();
+    } finally {
+      await hostile.close();
+    }
   });
 
   it('stops reading past the size cap', async () => {

@@ -20,7 +20,7 @@ export function registerHealthChecks(
     index: { health: HealthProbe };
     jobs: Pick<JobRepository, 'countByStatus'>;
     queue: Pick<QueueDriver, 'mode' | 'status' | 'connection'>;
-    engine: Pick<Engine, 'stats'>;
+    engine: Pick<Engine, 'stats' | 'threadsReplaced'>;
   },
 ): void {
   const { db, redisUrl, queue, jobs } = deps;
@@ -74,10 +74,18 @@ export function registerHealthChecks(
     return { status, details };
   });
   health.register('workers', async () => {
-    const { running } = await queue.status();
+    const { running, workers } = await queue.status();
+    // Tasks stopped past their budget since start: the server's engine threads (the embedded
+    // workers' and the playground's) and those each Redis worker reports.
+    const remote = workers.reduce((n, w) => n + (w.task_timeouts ?? 0), 0);
     return {
       status: running > 0 ? 'healthy' : 'degraded',
-      details: { mode: queue.mode, running, engine: deps.engine.stats() },
+      details: {
+        mode: queue.mode,
+        running,
+        task_timeouts: deps.engine.threadsReplaced + remote,
+        engine: deps.engine.stats(),
+      },
     };
   });
 }

@@ -1,7 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePage } from '../fixtures/fixture-site.js';
+import { startHostileSite, type HostileSite } from '../fixtures/hostile-site.js';
 import { startServer, type TestServer } from '../helpers.js';
 import { until } from '../until.js';
 import { report } from './report.js';
@@ -10,49 +8,25 @@ import { report } from './report.js';
  * The Deadline promises: no page stops ingestion. Markup past the depth or element limits is
  * refused before any DOM is built; a page that stays inside them and still takes too long is
  * stopped at the task budget, its thread replaced; the job goes on with its next URL, the next
- * job runs, and a cancel frees a busy thread at once. One engine thread and one worker, so a
- * stuck thread would hold up everything after it.
+ * job runs, and a cancel frees a busy thread, or closes a fetch in progress, at once. One engine
+ * thread and one worker, so a stuck thread would hold up everything after it.
  */
 
-const article = (n: number) => {
-  const p = generatePage(n);
-  const body = p.body.map((t) => `<p>${t}</p>`).join('\n');
-  return `<!DOCTYPE html><html lang="en"><head><title>${p.title}</title></head><body><article><h1>${p.title}</h1>${body}</article></body></html>`;
-};
-const text = 'A sentence that reads like part of an article about the sea and its tides. ';
-// Inside the markup limits (253 levels, ~98,000 elements), yet Readability walks every
-// ancestor of every node: a minute or more of extraction.
-const chain = '<div>'.repeat(250) + `<p>${text}</p>` + '</div>'.repeat(250);
-const PAGES: Record<string, string> = {
-  '/nested': `<html><body>${'<div>'.repeat(40_000)}</body></html>`,
-  '/unclosed': `<html><body>${'<div><p>Some text '.repeat(3000)}</body></html>`,
-  '/slow': `<html><body>${chain.repeat(390)}</body></html>`,
-  '/ok-1': article(1),
-  '/ok-2': article(2),
-  '/ok-3': article(3),
-};
-
-let site: http.Server;
+let site: HostileSite;
 let base: string;
 let s: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    const page = PAGES[req.url ?? ''];
-    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(page ?? 'not found');
-  });
-  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-  const port = (site.address() as AddressInfo).port;
-  base = `http://127.0.0.1:${port}`;
-  s = await startServer({ env: { ADAM_FETCH_ALLOW: `127.0.0.1:${port}`, ADAM_WORKERS: '1' } });
+  site = await startHostileSite();
+  base = site.base;
+  s = await startServer({ env: { ADAM_FETCH_ALLOW: site.host, ADAM_WORKERS: '1' } });
   key = await s.login();
 }, 120_000);
 let closed = false;
 afterAll(async () => {
   if (!closed) await s?.close();
-  await new Promise((r) => site?.close(r));
+  await site?.close();
 });
 
 const api = (p: string, method = 'GET', body?: unknown) =>
@@ -116,6 +90,26 @@ describe('hostile pages', () => {
     const next = await ended(await submit(['/ok-3']));
     expect(next.status).toBe('completed');
     expect(next.stats.segments_created).toBeGreaterThan(0);
+  });
+
+  it('a cancel closes the connection of a page still arriving, and the URL counts as cancelled', async () => {
+    await setBudget(600);
+    const id = await submit(['/trickle', '/ok-1']);
+    // The page sends a byte every 100 ms: no fetch timeout of the fetcher (15 s) fires meanwhile.
+    await until(() => site.trickles.length === 1, { what: 'the fetch of /trickle' });
+    const r = await api(`/sources/jobs/${id}/cancel`, 'POST');
+    expect(r.body.status).toBe('cancelled');
+    await until(() => site.trickles[0]!.closed, {
+      timeout: 5000,
+      what: 'the fetcher to close the connection of /trickle',
+    });
+    const next = await ended(await submit(['/ok-4']));
+    expect(next.status).toBe('completed');
+    const job = s.adam.services.jobs.get(id);
+    expect(job.status).toBe('cancelled');
+    // Not a fetch error of the page: the cancel cut it short, and a cancel keeps nothing more.
+    expect(job.errors).toEqual([]);
+    expect(job.stats.urls_failed ?? 0).toBe(0);
   });
 
   it('shutting down waits on no thread busy with a page', async () => {

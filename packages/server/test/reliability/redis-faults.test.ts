@@ -1,12 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { QUEUE_NAME } from '../../src/jobs/redis-protocol.js';
 import { ARTICLES } from '../corpus.js';
 import { startFakeHub, type FakeHub } from '../fixtures/fake-hub.js';
-import { generatePage } from '../fixtures/fixture-site.js';
+import { startHostileSite, type HostileSite } from '../fixtures/hostile-site.js';
 import { writeTinyEmbeddingModel } from '../fixtures/tiny-models.js';
 import { linkSharedModel, saveText, startServer, tempDir, type TestServer } from '../helpers.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, spawnCli, startRedis } from '../redis-helpers.js';
@@ -15,35 +13,18 @@ import { until } from '../until.js';
 /**
  * The issue-23 promises in the Redis mode, on a real redis-server and `adam worker` processes:
  * a restore pauses BullMQ and queues the restored pending jobs again; a worker stops a page past
- * its task budget and a cancel frees it; an install in the server's own lane holds up no rebuild
- * or ingestion. The embedded-mode versions are restore.test.ts, hostile-pages.test.ts and
- * models.test.ts.
+ * its task budget (and the server reports it), a cancel frees it and closes a fetch in progress;
+ * an install in the server's own lane holds up no rebuild or ingestion. The embedded-mode
+ * versions are restore.test.ts, hostile-pages.test.ts and models.test.ts.
  */
 if (!HAS_REDIS) console.warn(`Redis fault checks skipped: ${REDIS_SKIP_REASON}`);
-
-const article = (n: number) => {
-  const p = generatePage(n);
-  const body = p.body.map((t) => `<p>${t}</p>`).join('\n');
-  return `<!DOCTYPE html><html lang="en"><head><title>${p.title}</title></head><body><article><h1>${p.title}</h1>${body}</article></body></html>`;
-};
-const text = 'A sentence that reads like part of an article about the sea and its tides. ';
-// As in hostile-pages.test.ts: inside the markup limits, yet a minute or more of extraction.
-const chain = '<div>'.repeat(250) + `<p>${text}</p>` + '</div>'.repeat(250);
-const PAGES: Record<string, string> = {
-  '/nested': `<html><body>${'<div>'.repeat(40_000)}</body></html>`,
-  '/slow': `<html><body>${chain.repeat(390)}</body></html>`,
-  ...Object.fromEntries([1, 2, 3, 4, 5, 6].map((n) => [`/ok-${n}`, article(n)])),
-  '/hold': article(7),
-};
 
 describe.skipIf(!HAS_REDIS)(
   `Redis mode under faults${HAS_REDIS ? '' : ` (skipped: ${REDIS_SKIP_REASON})`}`,
   () => {
     let redis: Awaited<ReturnType<typeof startRedis>>;
-    let site: http.Server;
-    /** /hold answers only once released: a worker stays mid-job as long as a test needs. */
-    let releaseHold = () => {};
-    let holdAsked = false;
+    /** Its /hold answers only once released: a worker stays mid-job as long as a test needs. */
+    let site: HostileSite;
     let base: string;
     let hub: FakeHub;
     let s: TestServer;
@@ -53,23 +34,8 @@ describe.skipIf(!HAS_REDIS)(
 
     beforeAll(async () => {
       redis = await startRedis();
-      site = http.createServer((req, res) => {
-        if (req.url === '/hold' && !holdAsked) {
-          holdAsked = true;
-          releaseHold = () => {
-            releaseHold = () => {};
-            res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-            res.end(PAGES['/hold']);
-          };
-          return;
-        }
-        const page = PAGES[req.url ?? ''];
-        res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(page ?? 'not found');
-      });
-      await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
-      const sitePort = (site.address() as AddressInfo).port;
-      base = `http://127.0.0.1:${sitePort}`;
+      site = await startHostileSite();
+      base = site.base;
       const embedder = path.join(tempDir('adam-tiny-models-'), 'embedder');
       await writeTinyEmbeddingModel(embedder, { dimension: 32 });
       // Above the rate floor, slow enough to last while other jobs run.
@@ -82,7 +48,7 @@ describe.skipIf(!HAS_REDIS)(
           ADAM_WORKERS: '0',
           ADAM_WORKER_LOCK_MS: '2000',
           ADAM_MODEL_HUB_URL: hub.url,
-          ADAM_FETCH_ALLOW: `127.0.0.1:${sitePort},127.0.0.1:${hub.port}`,
+          ADAM_FETCH_ALLOW: `${site.host},127.0.0.1:${hub.port}`,
         },
       });
       await s.adam.queueStarted;
@@ -97,11 +63,10 @@ describe.skipIf(!HAS_REDIS)(
       vi.restoreAllMocks();
     });
     afterAll(async () => {
-      releaseHold();
       for (const k of kids) if (k.exitCode === null && k.signalCode === null) k.kill('SIGKILL');
       await s?.close();
       await hub?.close();
-      await new Promise((r) => site?.close(r));
+      await site?.close();
       await redis?.stop();
     }, 60_000);
 
@@ -116,7 +81,12 @@ describe.skipIf(!HAS_REDIS)(
     const workers = async () =>
       (await api('/admin/maintenance/workers/status')).body as {
         running: number;
-        workers: { status: string; current_job: number | null }[];
+        workers: {
+          id: string;
+          status: string;
+          current_job: number | null;
+          task_timeouts?: number;
+        }[];
       };
     /** Starts one `adam worker` (one engine thread) and waits until the server lists it. */
     async function startWorker() {
@@ -208,13 +178,13 @@ describe.skipIf(!HAS_REDIS)(
       if ((await workers()).running === 0) await startWorker();
       await api('/admin/maintenance/workers/stop', 'POST');
       await until(async () => (await workers()).running === 0, { what: 'the workers to stop' });
-      holdAsked = false;
+      site.rearmHold();
       const id = await submit(['/ok-3', '/hold']);
       const backup = await api('/admin/maintenance/backup', 'POST');
       expect(backup.status).toBe(200);
       // After the backup a worker finishes /ok-3, then is stopped while it waits on /hold.
       await startWorker();
-      await until(() => holdAsked && s.adam.services.jobs.get(id).stats.urls_done === 1, {
+      await until(() => site.holdAsked && s.adam.services.jobs.get(id).stats.urls_done === 1, {
         timeout: 30_000,
         what: 'the worker to finish the first URL',
       });
@@ -222,7 +192,7 @@ describe.skipIf(!HAS_REDIS)(
       await until(async () => (await workers()).workers.every((w) => w.status === 'stopping'), {
         what: 'the worker to be stopping',
       });
-      releaseHold();
+      site.releaseHold();
       expect((await stopping).status).toBe(200);
       await until(() => s.adam.services.jobs.get(id).status === 'pending', {
         what: 'the job back in the queue',
@@ -254,6 +224,25 @@ describe.skipIf(!HAS_REDIS)(
         type: 'task_timeout',
         message: 'Extraction took longer than 5 s; its worker thread was stopped and replaced',
       });
+      // Reported on the server as its own engine's timeouts are: a warning naming the worker and
+      // the job, and a count in the workers' status and /health.
+      const line = `Worker ${job.worker_id}, job ${id}: Extraction took longer than 5 s`;
+      const entry = await until(
+        () =>
+          s.adam.db
+            .prepare("SELECT level, component, message FROM logs WHERE message LIKE ? || '%'")
+            .get(line) as { level: string; component: string; message: string } | undefined,
+        { what: 'the server to log the worker timeout' },
+      );
+      expect(entry).toMatchObject({ level: 'warning', component: 'engine' });
+      expect(entry.message).toContain('the job goes on with its next URL');
+      await until(
+        async () =>
+          (await workers()).workers.find((w) => w.id === job.worker_id)?.task_timeouts === 1,
+        { what: 'the worker to count its timeout' },
+      );
+      const health = await api('/health');
+      expect(health.body.components.workers.details.task_timeouts).toBe(1);
 
       // A budget far past the test's own wait: only the cancel can free the worker in time.
       await setBudget(600);
@@ -269,6 +258,28 @@ describe.skipIf(!HAS_REDIS)(
       expect(next.status).toBe('completed');
       expect(next.stats.segments_created).toBeGreaterThan(0);
       expect(s.adam.services.jobs.get(stuck).status).toBe('cancelled');
+    }, 90_000);
+
+    it('a cancel closes the connection of a page still arriving on a worker', async () => {
+      if ((await workers()).running === 0) await startWorker();
+      await setBudget(600);
+      const id = await submit(['/trickle', '/ok-1']);
+      // The page sends a byte every 100 ms: no fetch timeout of the worker (15 s) fires meanwhile.
+      await until(() => site.trickles.length === 1, {
+        timeout: 30_000,
+        what: 'the worker to fetch /trickle',
+      });
+      const r = await api(`/sources/jobs/${id}/cancel`, 'POST');
+      expect(r.body.status).toBe('cancelled');
+      await until(() => site.trickles[0]!.closed, {
+        timeout: 5000,
+        what: 'the worker to close the connection of /trickle',
+      });
+      const next = await s.adam.services.jobs.waitForEnd(await submit(['/ok-4']), 30_000);
+      expect(next.status).toBe('completed');
+      const job = s.adam.services.jobs.get(id);
+      expect(job.status).toBe('cancelled');
+      expect(job.errors).toEqual([]);
     }, 90_000);
 
     it('an install stuck on a slow hub holds up no rebuild or ingestion', async () => {
