@@ -1,5 +1,6 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import { normaliseUrl } from '../crawl/url-normalise.js';
 import { decodeHtmlBytes } from './charset.js';
 import { FetchError } from './fetch-error.js';
 import { assertMarkupBounded } from './markup-bounds.js';
@@ -26,7 +27,21 @@ interface ExtractResult {
   method: 'readability' | 'body' | 'selector' | 'plain';
   /** Things the operator should know, e.g. a rule mode this version does not know. */
   warnings: string[];
+  /** What a crawler follows from the page (see pageLinks); empty for plain text. */
+  links: string[];
+  /** `<link rel="canonical">`, absolute and normalised, or null. */
+  canonical: string | null;
+  /** `<meta name="robots">`: the crawler honours both (a plain-text page has neither). */
+  robotsMeta: RobotsMeta;
 }
+
+export interface RobotsMeta {
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/** Links kept from one page: a hostile page of a million anchors costs no more than this. */
+export const PAGE_MAX_LINKS = 5_000;
 
 type RuleMode = 'allow' | 'deny' | 'selector';
 
@@ -75,6 +90,8 @@ export function extractContent(
   const meta = {
     title: documentTitle(doc, url),
     lang: doc.documentElement?.getAttribute('lang')?.trim() || undefined,
+    // Read before readability or a selector's clean-up changes the tree.
+    ...pageLinks(doc, url),
   };
 
   if (mode === 'selector') {
@@ -114,6 +131,7 @@ export function extractContent(
   const article = readArticle(doc);
   if (article) {
     return {
+      ...meta,
       title: article.title?.trim() || meta.title,
       text: article.text,
       html: article.html,
@@ -170,6 +188,9 @@ export function extractResponse(
       excerpt: text ? firstWords(text.split('\n\n')[0] ?? '', 200) : undefined,
       method: 'plain',
       warnings,
+      links: [],
+      canonical: null,
+      robotsMeta: { noindex: false, nofollow: false },
       raw,
     };
   }
@@ -302,6 +323,65 @@ function parseDocument(html: string, url: string): DomDocument {
     document.head.appendChild(base);
   }
   return document;
+}
+
+/** Whitespace-separated tokens of an attribute (rel, content), lower-cased. */
+function tokens(value: string | null, separators: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  for (const ch of (value ?? '').toLowerCase()) {
+    if (separators.includes(ch)) {
+      if (word) out.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) out.push(word);
+  return out;
+}
+
+const SPACES = ' \t\n\f\r';
+
+/**
+ * A page's links for a crawler: `<a href>` and `<area href>` resolved against the page's
+ * `<base href>` (or its URL), normalised (crawl/url-normalise.ts), http(s) only, deduplicated in
+ * document order, the page itself left out, `rel="nofollow"` skipped, at most PAGE_MAX_LINKS.
+ * They are listed even when `<meta name="robots" content="nofollow">` says not to follow them:
+ * robotsMeta says it, and the crawler decides.
+ */
+function pageLinks(
+  doc: DomDocument,
+  url: string,
+): { links: string[]; canonical: string | null; robotsMeta: RobotsMeta } {
+  const baseHref = doc.querySelector('base[href]')?.getAttribute('href')?.trim() ?? '';
+  const self = normaliseUrl(url);
+  const base = normaliseUrl(baseHref, url) ?? self ?? url;
+  const seen = new Set<string>();
+  if (self) seen.add(self);
+  const links: string[] = [];
+  for (const a of Array.from(doc.querySelectorAll('a[href], area[href]'))) {
+    if (links.length >= PAGE_MAX_LINKS) break;
+    if (tokens(a.getAttribute('rel'), SPACES).includes('nofollow')) continue;
+    const link = normaliseUrl((a.getAttribute('href') ?? '').trim(), base);
+    if (link && !seen.has(link)) {
+      seen.add(link);
+      links.push(link);
+    }
+  }
+  let canonical: string | null = null;
+  for (const el of Array.from(doc.querySelectorAll('link[rel][href]'))) {
+    if (!tokens(el.getAttribute('rel'), SPACES).includes('canonical')) continue;
+    canonical = normaliseUrl((el.getAttribute('href') ?? '').trim(), base);
+    if (canonical) break;
+  }
+  const robotsMeta = { noindex: false, nofollow: false };
+  for (const el of Array.from(doc.querySelectorAll('meta[name][content]'))) {
+    if ((el.getAttribute('name') ?? '').trim().toLowerCase() !== 'robots') continue;
+    for (const t of tokens(el.getAttribute('content'), `${SPACES},`)) {
+      if (t === 'noindex' || t === 'none') robotsMeta.noindex = true;
+      if (t === 'nofollow' || t === 'none') robotsMeta.nofollow = true;
+    }
+  }
+  return { links, canonical, robotsMeta };
 }
 
 function readArticle(doc: DomDocument) {
