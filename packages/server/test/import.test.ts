@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MOVE_ROWS, SnippetImporter } from '../src/services/snippet-importer.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';
 import { ARTICLES } from './corpus.js';
 import { startServer, type TestServer } from './helpers.js';
@@ -380,19 +381,19 @@ describe('all or nothing', () => {
     return out.join('\n');
   }
 
-  it('leaves nothing when the commit fails half-way', async () => {
+  it('leaves nothing when storing fails half-way', async () => {
     const before = count(b);
     const sources = count(b, 'sources');
     const proto = SnippetRepository.prototype;
     const original = proto.insertMany;
     let calls = 0;
-    // The commit moves rows 500 at a time in one transaction: the second batch fails.
+    // The rows are stored IMPORT_MOVE_ROWS per transaction: the second batch fails.
     proto.insertMany = function (this: SnippetRepository, rs) {
       if (++calls === 2) throw new Error('disk full (forced)');
       return original.call(this, rs);
     };
     try {
-      const { job } = await importAndWait(b, keyB, records(700, 'failing'));
+      const { job } = await importAndWait(b, keyB, records(3 * IMPORT_MOVE_ROWS, 'failing'));
       expect(job.status).toBe('failed');
       expect(JSON.stringify(job.errors)).toContain('disk full (forced)');
     } finally {
@@ -404,6 +405,75 @@ describe('all or nothing', () => {
     expect(count(b, 'import_staging')).toBe(0);
     expect(b.adam.services.index.size).toBe(before);
     expect(importFiles(b)).toEqual([]);
+  });
+
+  it('takes out what it stored when cancelled while storing', async () => {
+    const before = count(b);
+    const proto = SnippetRepository.prototype;
+    const original = proto.insertMany;
+    let jobId = 0;
+    let calls = 0;
+    // The rows are stored a batch per transaction: the job is cancelled as the first lands.
+    proto.insertMany = function (this: SnippetRepository, rs) {
+      const out = original.call(this, rs);
+      if (++calls === 1) b.adam.services.jobs.cancel(jobId);
+      return out;
+    };
+    try {
+      const res = await postImport(b, keyB, records(3 * IMPORT_MOVE_ROWS, 'cancelled-store'));
+      jobId = ((await res.json()) as { job_id: number }).job_id;
+      await until(() => importFiles(b).length === 0, { what: 'the import ended' });
+    } finally {
+      proto.insertMany = original;
+    }
+    expect(calls).toBe(1);
+    expect(b.adam.services.jobs.get(jobId).status).toBe('cancelled');
+    expect(count(b)).toBe(before);
+    expect(count(b, 'import_staging')).toBe(0);
+  });
+
+  it('undoes an import a crash cut short when the next one runs', async () => {
+    const before = count(b);
+    const proto = SnippetImporter.prototype;
+    const undo = proto.undo;
+    // A crash after the first batch was stored: the job ends without undoing it.
+    let crashes = 1;
+    proto.undo = async function (this: SnippetImporter, jobId: number) {
+      if (crashes > 0 && count(b, 'import_staging') > 0) {
+        crashes--;
+        return 0;
+      }
+      return undo.call(this, jobId);
+    };
+    const orig = SnippetRepository.prototype.insertMany;
+    let calls = 0;
+    SnippetRepository.prototype.insertMany = function (this: SnippetRepository, rs) {
+      if (++calls === 2) throw new Error('power cut (forced)');
+      return orig.call(this, rs);
+    };
+    try {
+      const { job } = await importAndWait(b, keyB, records(3 * IMPORT_MOVE_ROWS, 'crashed'));
+      expect(job.status).toBe('failed');
+    } finally {
+      SnippetRepository.prototype.insertMany = orig;
+    }
+    expect(count(b)).toBe(before + IMPORT_MOVE_ROWS);
+    try {
+      const { job } = await importAndWait(
+        b,
+        keyB,
+        JSON.stringify({
+          text: 'After the crash, a lone record.',
+          theme: 'general',
+          quality_score: 0.3,
+        }),
+      );
+      expect(job.metadata.result).toMatchObject({ imported: 1 });
+    } finally {
+      proto.undo = undo;
+    }
+    expect(count(b)).toBe(before + 1);
+    expect(count(b, 'import_staging')).toBe(0);
   });
 
   it('leaves nothing when cancelled mid-way', async () => {

@@ -22,6 +22,7 @@ import type { SourceRepository } from '../store/source.repository.js';
 import { importLines } from './import-lines.js';
 import { blobToVector, vectorToBlob, type IndexService } from './index.service.js';
 import { textHash } from './ingestion.service.js';
+import { SnippetDeleter } from './snippet-deleter.js';
 
 /** The name a received file gets: a random UUID, nothing from the request. */
 export const IMPORT_FILE_NAME =
@@ -29,8 +30,11 @@ export const IMPORT_FILE_NAME =
 
 /** Records read, analysed or embedded, then staged, per step (a job's progress and stop check). */
 const IMPORT_BATCH = 128;
-/** Staged rows moved into snippets per statement batch inside the commit's one transaction. */
-const COMMIT_PAGE = 500;
+/**
+ * Staged rows moved into snippets per transaction: ~0.5 ms a row on a busy 2-core machine, so
+ * other requests wait at most ~50 ms for a turn.
+ */
+export const IMPORT_MOVE_ROWS = 100;
 /** Committed rows handed to the index per turn of the event loop. */
 const INDEX_CHUNK = 1000;
 
@@ -87,7 +91,11 @@ export class SnippetImporter {
       /** Where received import files wait for their job (data/imports). */
       dir: string;
     },
-  ) {}
+  ) {
+    this.deleter = new SnippetDeleter(deps);
+  }
+
+  private readonly deleter: SnippetDeleter;
 
   /** The path of a received file, by the name its job carries (never a path from outside). */
   fileFor(name: string): string {
@@ -163,12 +171,16 @@ export class SnippetImporter {
     return plan;
   }
 
-  /** The import job: stage, commit in one transaction, index. The file is validated already. */
+  /**
+   * The import job: stage every record, move the staged rows into snippets, index them. The
+   * file was checked when it was received. Stopped or failing before the end, it undoes what it
+   * moved and leaves nothing.
+   */
   async run(jobId: number, file: string, records: number, ctx: JobContext): Promise<JobOutcome> {
     const { staging } = this.deps;
-    // A restarted job starts over: what an earlier attempt staged is thrown away.
-    staging.deleteForJob(jobId);
-    staging.deleteOrphans();
+    // A restarted job starts over; imports a crash cut short are undone first.
+    await this.undo(jobId);
+    for (const abandoned of staging.abandonedJobIds()) await this.undo(abandoned);
     const counts = { records: 0, duplicates: 0, analysed: 0, rejected: 0 };
     try {
       ctx.progress({ progress: 0, stage: `Reading ${records} records`, stats: { urls_total: 0 } });
@@ -179,7 +191,7 @@ export class SnippetImporter {
         staging.insertMany(jobId, rows);
         batch = [];
         ctx.progress({
-          progress: records ? (0.9 * counts.records) / records : 0.9,
+          progress: records ? (0.8 * counts.records) / records : 0.8,
           stage: `Prepared ${counts.records} of ${records} records`,
           segments: { processed: counts.records, total: records },
         });
@@ -190,26 +202,27 @@ export class SnippetImporter {
         batch.push(l.record);
         if (batch.length >= IMPORT_BATCH) {
           await step();
-          if (ctx.shouldStop()) return this.discard(jobId, ctx);
+          if (ctx.shouldStop()) return this.stop(jobId, ctx);
         }
       }
       await step();
-      if (ctx.shouldStop()) return this.discard(jobId, ctx);
+      if (ctx.shouldStop()) return this.stop(jobId, ctx);
 
-      const committed = this.commit(jobId);
-      counts.duplicates += committed.duplicates;
-      ctx.progress({ progress: 0.95, stage: `Indexing ${committed.ids.length} snippets` });
-      await this.indexCommitted(committed.ids, jobId);
+      const moved = await this.move(jobId, ctx);
+      if (!moved) return this.stop(jobId, ctx);
+      counts.duplicates += moved.duplicates;
+      ctx.progress({ progress: 0.95, stage: `Indexing ${moved.ids.length} snippets` });
+      await this.indexCommitted(moved.ids, jobId);
 
       const result: ImportResult = {
         records: counts.records,
-        imported: committed.ids.length,
+        imported: moved.ids.length,
         duplicates: counts.duplicates,
-        vectors_reused: committed.reused,
-        reembedded: committed.embedded,
+        vectors_reused: moved.reused,
+        reembedded: moved.embedded,
         analysed: counts.analysed,
         rejected: counts.rejected,
-        sources: committed.sources,
+        sources: moved.sources,
       };
       ctx.setResult(result);
       ctx.progress({
@@ -228,18 +241,36 @@ export class SnippetImporter {
       );
       return { status: 'completed', segments_created: result.imported };
     } catch (e) {
-      staging.deleteForJob(jobId);
+      await this.undo(jobId);
       throw e;
     }
   }
 
-  private discard(jobId: number, ctx: JobContext): JobOutcome {
-    const n = this.deps.staging.deleteForJob(jobId);
+  private async stop(jobId: number, ctx: JobContext): Promise<JobOutcome> {
+    const n = await this.undo(jobId);
     this.deps.log.info(
       { component: 'import' },
-      `Import job ${jobId} stopped: ${n} staged rows discarded`,
+      `Import job ${jobId} stopped: nothing imported (${n} moved snippets removed)`,
     );
     return stoppedOutcome(ctx);
+  }
+
+  /**
+   * Undoes an import that did not finish: the snippets its move made are deleted (a chunk per
+   * turn of the event loop), then its staged rows. Answers how many snippets went.
+   */
+  async undo(jobId: number): Promise<number> {
+    const { staging } = this.deps;
+    let removed = 0;
+    for (;;) {
+      const ids = staging.movedSnippetIds(jobId, IMPORT_MOVE_ROWS);
+      if (ids.length === 0) break;
+      removed += this.deleter.delete(ids).snippets_deleted;
+      staging.deleteMoved(jobId, ids);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    staging.deleteForJob(jobId);
+    return removed;
   }
 
   /**
@@ -344,59 +375,52 @@ export class SnippetImporter {
   }
 
   /**
-   * Every staged row of the job into snippets, the sources they name and the staging cleared, in
-   * one transaction: it all lands, or (on any error) none of it. A text stored meanwhile by
-   * another job makes its row a duplicate here.
+   * Moves the staged rows into snippets, IMPORT_MOVE_ROWS rows per transaction and a turn of the
+   * event loop between (one transaction for a large import would hold the server for its whole
+   * length: ~0.5 ms a row). Each moved row keeps the id it became, so undo() can take them out
+   * again, even after a crash. The sources and the end of the staging go in one last
+   * transaction. A text stored meanwhile by another job makes its row a duplicate here.
+   * Answers null when the job was stopped meanwhile (the caller undoes the move).
    */
-  private commit(jobId: number): {
+  private async move(
+    jobId: number,
+    ctx: JobContext,
+  ): Promise<{
     ids: number[];
     duplicates: number;
     reused: number;
     embedded: number;
     sources: number;
-  } {
+  } | null> {
     const { db, snippets, sources, staging } = this.deps;
-    return db.transaction(() => {
-      const ids: number[] = [];
-      let duplicates = 0;
-      let reused = 0;
-      let embedded = 0;
-      const bySource = new Map<
-        string,
-        { title: string | null; language: string | null; n: number }
-      >();
-      for (let after = 0; ;) {
-        const page = staging.pageAfter(jobId, after, COMMIT_PAGE);
-        if (page.length === 0) break;
-        after = page[page.length - 1]!.id;
+    const total = staging.countForJob(jobId);
+    let done = 0;
+    for (;;) {
+      const page = staging.pageToMove(jobId, IMPORT_MOVE_ROWS);
+      if (page.length === 0) break;
+      db.transaction(() => {
         const got = snippets.insertMany(
           page.map(({ id: _id, vector_origin: _origin, ...r }) => ({ ...r, job_id: jobId })),
         );
-        got.forEach((id, i) => {
-          const r = page[i]!;
-          if (id === null) {
-            duplicates++;
-            return;
-          }
-          ids.push(id);
-          if (r.vector_origin === 'reused') reused++;
-          else if (r.vector_origin === 'embedded') embedded++;
-          if (r.source_url) {
-            const s = bySource.get(r.source_url) ?? {
-              title: r.source_title,
-              language: r.language,
-              n: 0,
-            };
-            s.n++;
-            bySource.set(r.source_url, s);
-          }
-        });
-      }
-      for (const [url, s] of bySource) {
+        staging.markMoved(page.map((r, i) => ({ id: r.id, snippet_id: got[i] ?? null })));
+      })();
+      done += page.length;
+      ctx.progress({
+        progress: 0.8 + (0.15 * done) / Math.max(1, total),
+        stage: `Stored ${done} of ${total} snippets`,
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (ctx.shouldStop()) return null;
+    }
+    return db.transaction(() => {
+      const ids = staging.movedSnippetIds(jobId);
+      const counts = staging.movedCounts(jobId);
+      const named = staging.movedSources(jobId);
+      for (const s of named) {
         sources.upsertResult({
-          url,
+          url: s.url,
           kind: 'import',
-          domain: safeDomain(url),
+          domain: safeDomain(s.url),
           title: s.title,
           language: s.language,
           segments: s.n,
@@ -406,7 +430,7 @@ export class SnippetImporter {
         });
       }
       staging.deleteForJob(jobId);
-      return { ids, duplicates, reused, embedded, sources: bySource.size };
+      return { ids, ...counts, sources: named.length };
     })();
   }
 
