@@ -5,6 +5,7 @@ import { buildCore, type Core, type CoreServices } from './core.js';
 import { DataDirBusy, DataDirNotWritable, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
+import { importFileHere } from './services/import-file.js';
 import { configOrExit, serve } from './main.js';
 
 const USAGE = `Usage: adam <command>
@@ -16,10 +17,11 @@ Commands:
   backups       list the backups, newest first
   restore ID    verify backup ID and replace the data with it
   reindex       re-embed every snippet with the active embedder and rebuild the index
+  import FILE   import a JSON Lines file (an export, or {text, title, url, ...} a line)
   help          show this text
 
-backup, restore and reindex work on the data directory directly: they refuse while a server
-uses it (stop the server, or use the console's Maintenance screen while it runs).
+backup, restore, reindex and import work on the data directory directly: they refuse while a
+server uses it (stop the server, or use the console's Maintenance screen while it runs).
 Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
 
 /**
@@ -28,8 +30,8 @@ Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
  * server uses the directory, and a server started meanwhile refuses in turn.
  */
 async function maintenance(
-  fn: (services: CoreServices, config: Config) => Promise<void>,
-  writes?: 'backup' | 'restore' | 'reindex',
+  fn: (services: CoreServices, config: Config, core: Core) => Promise<void>,
+  writes?: 'backup' | 'restore' | 'reindex' | 'import',
 ): Promise<never> {
   const config = configOrExit();
   let core: Core | null = null;
@@ -45,7 +47,7 @@ async function maintenance(
   try {
     // The core without the queue: a maintenance command must not start processing queued jobs.
     core = buildCore(config);
-    await fn(core.services, config);
+    await fn(core.services, config, core);
   } catch (e) {
     const msg = e instanceof AppError ? e.message : ((e as Error).stack ?? String(e));
     console.error(`Error: ${msg}`);
@@ -135,6 +137,23 @@ switch (command) {
         `Index rebuilt: ${r.indexed} of ${r.total} snippets indexed, ${r.reembedded} re-embedded`,
       );
     }, 'reindex');
+    break;
+  case 'import':
+    if (!args[0]) {
+      console.error(`import needs a file (JSON Lines)\n\n${USAGE}`);
+      process.exit(2);
+    }
+    await maintenance(async (_services, config, core) => {
+      const tty = process.stdout.isTTY;
+      const r = await importFileHere(core, config, args[0]!, (stage) =>
+        process.stdout.write(`${tty ? '\r' : ''}${stage}${tty ? '\x1b[K' : '\n'}`),
+      );
+      if (tty) process.stdout.write('\n');
+      console.log(
+        `Imported ${r.imported} snippets from ${r.records} records: ${r.duplicates} duplicates, ` +
+          `${r.vectors_reused} vectors reused, ${r.reembedded} re-embedded, ${r.analysed} analysed`,
+      );
+    }, 'import');
     break;
   case 'help':
   case '--help':

@@ -180,7 +180,7 @@ export class SnippetImporter {
     const { staging } = this.deps;
     // A restarted job starts over; imports a crash cut short are undone first.
     await this.undo(jobId);
-    for (const abandoned of staging.abandonedJobIds()) await this.undo(abandoned);
+    await this.undoAbandoned();
     const counts = { records: 0, duplicates: 0, analysed: 0, rejected: 0 };
     try {
       ctx.progress({ progress: 0, stage: `Reading ${records} records`, stats: { urls_total: 0 } });
@@ -253,6 +253,21 @@ export class SnippetImporter {
       `Import job ${jobId} stopped: nothing imported (${n} moved snippets removed)`,
     );
     return stoppedOutcome(ctx);
+  }
+
+  /**
+   * Undoes the imports whose job no longer runs (a job deleted while the server was down): start-up
+   * calls it, and every import before it begins. Answers how many snippets went.
+   */
+  async undoAbandoned(): Promise<number> {
+    let removed = 0;
+    for (const jobId of this.deps.staging.abandonedJobIds()) removed += await this.undo(jobId);
+    if (removed)
+      this.deps.log.warn(
+        { component: 'import' },
+        `${removed} snippets of unfinished imports removed (an import lands whole or not at all)`,
+      );
+    return removed;
   }
 
   /**
