@@ -6,6 +6,7 @@ import { ARTICLES } from './corpus.js';
 import { generatePage } from './fixtures/fixture-pages.js';
 import { articleHtml, startFreshnessSite, type FreshnessSite } from './fixtures/freshness-site.js';
 import { startServer, tempDir, testClock, type TestServer } from './helpers.js';
+import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
 import { until } from './until.js';
 
 const PARAGRAPHS = Object.values(ARTICLES).flatMap((a) => a.split(/\n\n+/));
@@ -191,7 +192,11 @@ describe('keeping web sources fresh', () => {
     const a = await sync(id);
     site.set('/flaky', { html: '', fault: 'reset' });
     const b = await sync(id);
-    for (const r of [a, b]) {
+    // A 200 that now holds no usable text (an error page) does not empty the source either.
+    site.set('/flaky', { html: articleHtml('Oops', ['Something went wrong.']) });
+    const c = await sync(id);
+    expect(String(c.last.error)).toContain('old content is kept');
+    for (const r of [a, b, c]) {
       expect(r.last).toMatchObject({ outcome: 'failed', pages_failed: 1, segments_removed: 0 });
     }
     expect(String(a.last.error)).toContain('503');
@@ -262,9 +267,24 @@ describe('keeping web sources fresh', () => {
     expect(second.status).toBe(409);
     expect(second.body.detail).toContain(`job ${first.body.job_id}`);
     expect(s.adam.services.sourceSyncs.queueSync([id], 'schedule')).toBeNull();
+    // A sync job made past the service (a relaunch) does not hold the source: it changes nothing.
+    const row = s.adam.db
+      .prepare('SELECT urls, input FROM jobs WHERE id = ?')
+      .get(first.body.job_id) as { urls: string; input: string };
+    const rogue = s.adam.services.jobs.create({
+      type: 'sync_sources',
+      urls: JSON.parse(row.urls) as string[],
+      input: JSON.parse(row.input) as unknown,
+    });
+    site.set('/held', { html: articleHtml('Held', PARAGRAPHS.slice(0, 3)) });
     site.release();
     await s.adam.services.jobs.waitForEnd(first.body.job_id, 60_000);
-    site.set('/held', { html: articleHtml('Held', PARAGRAPHS.slice(0, 3)) });
+    await s.adam.services.jobs.waitForEnd(rogue.id, 60_000);
+    const outcomes = (await api(`/sources/${id}/syncs`)).body.syncs.map(
+      (y: { job_id: number; outcome: string }) => [y.job_id, y.outcome],
+    );
+    expect(outcomes).toContainEqual([rogue.id, 'skipped']);
+    expect(outcomes).toContainEqual([first.body.job_id, 'unchanged']);
     const third = await api(`/sources/${id}/sync`, 'POST');
     expect(third.status).toBe(200);
     await s.adam.services.jobs.waitForEnd(third.body.job_id, 60_000);
@@ -387,3 +407,72 @@ describe('a sync that cannot reach its page in time', () => {
     }
   });
 });
+
+describe.skipIf(!HAS_REDIS)(
+  `a sync in the Redis mode${HAS_REDIS ? '' : ` (skipped: ${REDIS_SKIP_REASON})`}`,
+  () => {
+    it('runs the working half on an `adam worker` and records only the new segments', async () => {
+      const redis = await startRedis();
+      const site = await startFreshnessSite();
+      const s = await startServer({
+        env: {
+          REDIS_URL: redis.url,
+          ADAM_WORKERS: '1',
+          ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
+        },
+      });
+      try {
+        await s.adam.queueStarted;
+        const key = await s.login();
+        const url = `${site.url}/redis`;
+        site.set('/redis', { html: articleHtml('Redis', own(20)), etag: true });
+        const r = await s.api('/api/v1/sources/process', {
+          method: 'POST',
+          key,
+          body: { urls: [url] },
+        });
+        expect((await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000)).status).toBe(
+          'completed',
+        );
+        const id = (await s.api('/api/v1/sources/list', { key })).body.sources[0].id as number;
+        const ids = () =>
+          s.adam.db.prepare('SELECT id, text FROM snippets WHERE source_url = ?').all(url) as {
+            id: number;
+            text: string;
+          }[];
+        const before = ids();
+
+        const changed = own(20);
+        changed[1] = NEW_PARAGRAPH;
+        site.set('/redis', { html: articleHtml('Redis', changed), etag: true });
+        const sync = await s.api(`/api/v1/sources/${id}/sync`, { method: 'POST', key });
+        expect(sync.status).toBe(200);
+        const job = await s.adam.services.jobs.waitForEnd(sync.body.job_id, 60_000);
+        expect(job.status).toBe('completed');
+        const after = ids();
+        const added = after.filter((a) => !before.some((b) => b.text === a.text));
+        const kept = after.filter((a) => before.some((b) => b.id === a.id && b.text === a.text));
+        expect(added.length).toBeGreaterThan(0);
+        expect(kept.length).toBeGreaterThan(0);
+        const last = (await s.api(`/api/v1/sources/${id}/syncs`, { key })).body.syncs[0];
+        expect(last).toMatchObject({
+          outcome: 'changed',
+          reembedded: added.length,
+          segments_added: added.length,
+          segments_kept: kept.length,
+        });
+
+        // And the next one is a 304 on the worker: unchanged.
+        const again = await s.api(`/api/v1/sources/${id}/sync`, { method: 'POST', key });
+        await s.adam.services.jobs.waitForEnd(again.body.job_id, 60_000);
+        expect(site.notModified('/redis')).toBe(1);
+        const history = (await s.api(`/api/v1/sources/${id}/syncs`, { key })).body.syncs;
+        expect(history[0]).toMatchObject({ outcome: 'unchanged', reembedded: 0 });
+      } finally {
+        await s.close();
+        await site.close();
+        await redis.stop();
+      }
+    });
+  },
+);

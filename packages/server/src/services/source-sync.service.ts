@@ -28,7 +28,9 @@ import type { JobService } from './job.service.js';
 import type { SnippetDeleter } from './snippet-deleter.js';
 import { nextSyncAfter, normalizeSchedule, type SyncTargets } from './sync-scheduler.js';
 
-/** Candidates a prune preview lists (the counts cover them all). */
+/** Jobs whose prune counts are remembered for their result (see totals). */
+const PRUNED_JOBS_KEPT = 100;
+/** Candidates a prune preview lists, and a prune removes at once (the counts cover them all). */
 const PREVIEW_LIMIT = 1_000;
 
 const ZERO: SyncCounts = {
@@ -53,6 +55,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
   readonly kind = 'source';
   private readonly now: () => number;
+  private readonly prunedByJob = new Map<number, { pages: number; segments: number }>();
 
   constructor(
     private readonly deps: {
@@ -157,18 +160,25 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
 
   // --- Recording half -----------------------------------------------------------------------
 
-  /** Applies one source's re-fetch; only the job that holds the source may change it. */
+  /**
+   * Applies one source's re-fetch; only the job that holds the source may change it. One
+   * transaction: an unchanged page's few writes commit once (most of a re-sync's server time).
+   */
   record(work: SyncWork, job: JobRow): SyncRecorded {
+    return this.deps.syncs.atomically(() => this.recordNow(work, job));
+  }
+
+  private recordNow(work: SyncWork, job: JobRow): SyncRecorded {
     const at = new Date(this.now()).toISOString();
     const started = job.started_at ?? at;
     const counts: SyncCounts = { ...ZERO };
     let outcome: SyncOutcome;
     let error: string | null = null;
-    const source = this.deps.sources.findById(work.source_id);
+    const source = this.deps.syncs.findSource(work.source_id);
 
     if (!source || source.url !== work.url) {
       // Deleted (or pruned by the operator) while the job ran: nothing left to sync.
-      return { failed: null, segments_added: 0, totals: this.totals(job.id) };
+      return { failed: null, segments_added: 0, totals: () => this.totals(job.id) };
     }
     if (!this.deps.syncs.holds(source.id, job.id)) {
       outcome = 'skipped';
@@ -177,7 +187,14 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
       this.deps.syncs.saveFetch(source.id, work.validators, at);
       outcome = 'unchanged';
       counts.pages_unchanged = 1;
-      counts.segments_kept = this.deps.syncs.listSegments(source.url).length;
+      counts.segments_kept = this.deps.syncs.countSegments(source.url);
+    } else if (work.outcome === 'changed' && work.analysis.segments.length === 0) {
+      // A page that now gives no segment at all (an error page served as 200, a consent wall)
+      // would empty the source: kept as a failure instead; deleting it is the operator's call.
+      this.deps.syncs.markAttempt(source.id, at);
+      counts.pages_failed = 1;
+      outcome = 'failed';
+      error = 'the page now gives no segment that passes the filters; its old content is kept';
     } else if (work.outcome === 'changed') {
       outcome = this.applyChange(source.id, source.url, work, job.id, counts, at);
     } else if (work.outcome === 'missing') {
@@ -186,6 +203,7 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
         const removed = this.pruneSource(source.id, source.url);
         counts.pages_removed = 1;
         counts.segments_removed = removed.snippets_deleted;
+        this.notePrune(job.id, removed.snippets_deleted);
         outcome = 'pruned';
       } else {
         outcome = 'missing';
@@ -222,7 +240,7 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
     return {
       failed: outcome === 'failed' ? (error ?? 'failed') : null,
       segments_added: counts.segments_added,
-      totals: this.totals(job.id, outcome === 'pruned' ? counts : null),
+      totals: () => this.totals(job.id),
     };
   }
 
@@ -276,25 +294,38 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
     return changed ? 'changed' : 'unchanged';
   }
 
-  private totals(jobId: number, pruned: SyncCounts | null = null): Record<string, number> {
+  /**
+   * A job's counts: its sync rows, plus its prunes, whose rows went with their sources (kept
+   * here, for the last jobs: a job resumed after a restart reports its later prunes only).
+   */
+  private totals(jobId: number): Record<string, number> {
     const t = this.deps.syncs.totalsOfJob(jobId);
+    const pruned = this.prunedByJob.get(jobId);
     if (pruned) {
-      t.pages_removed = (t.pages_removed ?? 0) + pruned.pages_removed;
-      t.segments_removed = (t.segments_removed ?? 0) + pruned.segments_removed;
+      t.pages_removed = (t.pages_removed ?? 0) + pruned.pages;
+      t.segments_removed = (t.segments_removed ?? 0) + pruned.segments;
     }
     return t;
+  }
+
+  private notePrune(jobId: number, segments: number): void {
+    const p = this.prunedByJob.get(jobId) ?? { pages: 0, segments: 0 };
+    p.pages++;
+    p.segments += segments;
+    this.prunedByJob.set(jobId, p);
+    if (this.prunedByJob.size > PRUNED_JOBS_KEPT) {
+      this.prunedByJob.delete(this.prunedByJob.keys().next().value!);
+    }
   }
 
   // --- Prune ---------------------------------------------------------------------------------
 
   /** The dry run: the sources found gone and the snippets a prune would delete with them. */
   prunePreview(): PrunePreview {
-    const candidates = this.deps.syncs.listPruneCandidates(PREVIEW_LIMIT);
     return {
-      sources: candidates.length,
-      snippets: candidates.reduce((n, c) => n + c.snippets, 0),
+      ...this.deps.syncs.countPruneCandidates(),
       threshold: this.deps.pruneAfter,
-      candidates,
+      candidates: this.deps.syncs.listPruneCandidates(PREVIEW_LIMIT),
     };
   }
 
