@@ -36,7 +36,7 @@ const IMPORT_BATCH = 128;
  */
 export const IMPORT_MOVE_ROWS = 100;
 /** Committed rows handed to the index per turn of the event loop. */
-const INDEX_CHUNK = 1000;
+const INDEX_CHUNK = 250;
 
 /** What a validation pass over an import file found. */
 export interface ImportPlan {
@@ -410,9 +410,10 @@ export class SnippetImporter {
     const { db, snippets, sources, staging } = this.deps;
     const total = staging.countForJob(jobId);
     let done = 0;
-    for (;;) {
-      const page = staging.pageToMove(jobId, IMPORT_MOVE_ROWS);
+    for (let after = 0; ;) {
+      const page = staging.pageToMove(jobId, after, IMPORT_MOVE_ROWS);
       if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
       db.transaction(() => {
         const got = snippets.insertMany(
           page.map(({ id: _id, vector_origin: _origin, ...r }) => ({ ...r, job_id: jobId })),

@@ -35,19 +35,26 @@ export class ImportStagingRepository {
     })();
   }
 
-  /** The next rows of a job still to move, in the order they were staged. */
-  pageToMove(jobId: number, limit: number): StagedRow[] {
+  /** The rows of a job staged after `after` still to move, in the order they were staged (a seek, never a scan of the moved ones). */
+  pageToMove(jobId: number, after: number, limit: number): StagedRow[] {
     return prepared(
       this.db,
       `SELECT id, text, text_hash, theme, quality_score, language, word_count, size_bytes,
          source_title, source_url, metadata, embedding, embedder_id, vector_origin
-       FROM import_staging WHERE job_id = ? AND snippet_id IS NULL ORDER BY id LIMIT ?`,
-    ).all(jobId, limit) as StagedRow[];
+       FROM import_staging WHERE job_id = ? AND id > ? AND snippet_id IS NULL ORDER BY id LIMIT ?`,
+    ).all(jobId, after, limit) as StagedRow[];
   }
 
-  /** Records what each moved row became (null: a duplicate, kept as 0). */
+  /**
+   * Records what each moved row became (null: a duplicate, kept as 0) and drops its text and
+   * vector, now in snippets: their pages are freed a batch at a time, not all in the last step.
+   */
   markMoved(moved: ReadonlyArray<{ id: number; snippet_id: number | null }>): void {
-    const stmt = prepared(this.db, 'UPDATE import_staging SET snippet_id = ? WHERE id = ?');
+    const stmt = prepared(
+      this.db,
+      `UPDATE import_staging SET snippet_id = ?, text = '', metadata = '', embedding = NULL
+       WHERE id = ?`,
+    );
     this.db.transaction(() => {
       for (const m of moved) stmt.run(m.snippet_id ?? 0, m.id);
     })();
