@@ -23,6 +23,11 @@ function makeSource(overrides: Partial<Source> = {}): Source {
     last_error: null,
     created_at: '2026-03-01T10:00:00.000Z',
     updated_at: '2026-03-01T10:05:00.000Z',
+    schedule: 'off',
+    last_sync_at: null,
+    next_sync_at: null,
+    missing_count: 0,
+    last_sync: null,
     ...overrides,
   };
 }
