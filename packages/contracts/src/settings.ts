@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
+import { CrawlerSettings } from './crawls.js';
 
 export const EMBEDDING_DIMENSION = 384;
 
@@ -171,7 +172,7 @@ export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
   auto_backup: true,
 };
 
-export const SETTINGS_SECTIONS = ['general', 'processing', 'resources'] as const;
+export const SETTINGS_SECTIONS = ['general', 'processing', 'resources', 'crawler'] as const;
 export const SettingsSection = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSection>;
 
@@ -179,12 +180,14 @@ export const SETTINGS_SCHEMAS = {
   general: GeneralSettings,
   processing: ProcessingSettings,
   resources: ResourcesSettings,
+  crawler: CrawlerSettings,
 } as const;
 
 export const AllSettings = z.object({
   general: GeneralSettings,
   processing: ProcessingSettings,
   resources: ResourcesSettings,
+  crawler: CrawlerSettings,
 });
 export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];

@@ -18,6 +18,7 @@ export async function runHere(
     jobId: ctx.job.id,
     urls: ctx.urls,
     done: ctx.doneUrls,
+    resume: def.resumeState?.(input, ctx.job.id, runtime.record),
     settings: runtime.settings(),
     rules: runtime.rules(),
     shouldStop: async () => ctx.shouldStop(),

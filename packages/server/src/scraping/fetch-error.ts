@@ -46,6 +46,8 @@ export class FetchError extends AppError {
     readonly url?: string,
     /** The upstream HTTP status, for `http_status`. */
     readonly upstreamStatus?: number,
+    /** The upstream's Retry-After header, for `http_status` (a crawler backs off by it). */
+    readonly retryAfter?: string,
   ) {
     super(STATUS[code], message);
     this.name = 'FetchError';

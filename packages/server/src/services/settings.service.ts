@@ -1,4 +1,5 @@
 import {
+  DEFAULT_CRAWLER_SETTINGS,
   DEFAULT_GENERAL_SETTINGS,
   DEFAULT_PROCESSING_SETTINGS,
   DEFAULT_RESOURCES_SETTINGS,
@@ -21,6 +22,7 @@ const DEFAULTS: AllSettings = {
   general: DEFAULT_GENERAL_SETTINGS,
   processing: DEFAULT_PROCESSING_SETTINGS,
   resources: DEFAULT_RESOURCES_SETTINGS,
+  crawler: DEFAULT_CRAWLER_SETTINGS,
 };
 
 /**
@@ -72,6 +74,7 @@ export class SettingsService {
       general: this.get('general'),
       processing: this.get('processing'),
       resources: this.get('resources'),
+      crawler: this.get('crawler'),
     };
   }
 

@@ -1,0 +1,519 @@
+import { createHash } from 'node:crypto';
+import type { CrawlerSettings, CrawlSkipReason } from '@adam/contracts';
+import type { AnalyzeResult } from '../pipeline/index.js';
+import { isTaskTimeout } from '../engine/task-deadline.js';
+import { assertRuleAllowsFetch, ruleMode } from '../scraping/extract.js';
+import { isFetchError } from '../scraping/fetch-error.js';
+import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
+import { fetchUrl } from '../scraping/url-fetch.js';
+import type { FetchResult, SafeFetcher } from '../scraping/safe-fetcher.js';
+import type { WorkContext } from '../jobs/define-job.js';
+import { eachLimited } from '../jobs/process-urls.job.js';
+import { HostScheduler, type Clock } from './host-scheduler.js';
+import { parseRobots, robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
+import { compilePatterns, inScope, type CrawlScope } from './scope.js';
+import { parseSitemapBytes, type ParsedSitemap } from './sitemap.js';
+import { normaliseUrl } from './url-normalise.js';
+
+/** What a crawl is asked to do (the crawl_site job's input). */
+export interface CrawlPlan {
+  start_urls: string[];
+  scope: CrawlScope;
+  max_depth: number;
+  max_pages: number;
+  include_patterns: string[];
+  exclude_patterns: string[];
+  use_sitemaps: boolean;
+  language: string;
+  crawler: CrawlerSettings;
+}
+
+/** A URL the crawl learnt of: queued, or skipped at once (scope, pattern). */
+export interface FoundUrl {
+  url: string;
+  depth: number;
+  status: 'pending' | 'skipped';
+  reason: CrawlSkipReason | null;
+  detail: string | null;
+  from: string | null;
+}
+
+/** What became of one frontier URL. */
+export interface PageOutcome {
+  url: string;
+  depth: number;
+  status: 'fetched' | 'skipped' | 'failed';
+  reason: CrawlSkipReason | null;
+  http_status: number | null;
+  detail: string | null;
+  content_hash: string | null;
+  /** A request was made for it (robots skips make none). */
+  fetched: boolean;
+  /** Kept pages: what the server stores, as the URL it was fetched at. */
+  page?: { title: string | null; analysis: AnalyzeResult };
+  /** Failed pages: the job error entry. */
+  error?: { type: string; error: string; message: string };
+}
+
+/** One result of the working half: a page's outcome and the new URLs it led to (or the seeds). */
+export interface CrawlResult {
+  page: PageOutcome | null;
+  found: FoundUrl[];
+  /** The URL requested when it redirected to `page.url`: recorded as a duplicate of it. */
+  alias?: { url: string; detail: string };
+}
+
+/** The recorded frontier a resumed run starts from: [url, depth, status, fetched, hash]. */
+export type ResumeRow = [
+  string,
+  number,
+  'pending' | 'fetched' | 'skipped' | 'failed',
+  0 | 1,
+  string | null,
+];
+export interface CrawlResume {
+  rows: ResumeRow[];
+}
+
+/** 429 and 503 answers retried per URL before it fails. */
+const MAX_RETRIES = 3;
+/** Links read from one page; a page with more is a link farm, its rest is not followed. */
+const MAX_LINKS_PER_PAGE = 2_000;
+/** Sitemap files read per crawl (indexes included). */
+const MAX_SITEMAP_FILES = 50;
+/** URLs a crawl keeps track of, per page it may fetch (so external links cannot grow it unbounded). */
+const FRONTIER_PER_PAGE = 20;
+const FRONTIER_MIN = 1_000;
+
+/** The optional fields extraction gives for crawling (links, canonical, robots meta). */
+interface CrawlExtract {
+  text: string;
+  title: string;
+  links?: string[];
+  canonical?: string | null;
+  robotsMeta?: { noindex: boolean; nofollow: boolean };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+function denyGuard(rules: readonly ScrapingRuleLike[]) {
+  return (hop: URL) => {
+    const rule = matchRule(rules, hop.hostname);
+    if (rule && ruleMode(rule).mode === 'deny') assertRuleAllowsFetch(hop.href, rule);
+  };
+}
+
+function errorOf(e: unknown): { type: string; error: string; message: string } {
+  const err = e as Error;
+  if (isFetchError(e)) return { type: `fetch_${e.code}`, error: e.code, message: err.message };
+  if (isTaskTimeout(e)) return { type: 'task_timeout', error: 'timeout', message: err.message };
+  return { type: 'processing', error: err.name || 'Error', message: err.message };
+}
+
+/**
+ * The working half of a crawl: breadth-first by depth from the start URLs (and sitemaps), each
+ * host's robots.txt read once and obeyed, requests spaced per host by the HostScheduler, every
+ * hop through the safe fetcher under the scraping rules, pages extracted and analysed on the
+ * engine's threads. Holds the frontier in memory, rebuilt from `wctx.resume` when the crawl
+ * resumes; each result it emits carries what the server records (see crawl-site.job.ts).
+ */
+export class Crawler {
+  /** Every URL of the frontier (recorded or found in this run). */
+  private readonly known = new Set<string>();
+  private readonly pending = new Map<number, FoundUrl[]>();
+  private readonly hashes = new Set<string>();
+  private readonly robots = new Map<string, Promise<RobotsRules>>();
+  private readonly sched: HostScheduler;
+  private readonly pattern: (url: string) => 'ok' | 'pattern';
+  private readonly maxKnown: number;
+  private fetches = 0;
+  /**
+   * The safe fetcher with our user agent, the job's signal, and each hop (redirects too) told
+   * to the scheduler as it goes out, so the next request to that host waits from it.
+   */
+  private readonly polite: Pick<SafeFetcher, 'fetch'> = {
+    fetch: (url, init = {}) =>
+      this.wctx.fetcher.fetch(url, {
+        ...init,
+        userAgent: this.plan.crawler.user_agent,
+        ...(this.wctx.signal && { signal: this.wctx.signal }),
+        guard: (hop) => {
+          init.guard?.(hop);
+          this.sched.touch(hop.host);
+        },
+      }),
+  };
+
+  constructor(
+    private readonly plan: CrawlPlan,
+    private readonly wctx: WorkContext<CrawlResult>,
+    clock?: Clock,
+  ) {
+    const c = plan.crawler;
+    this.sched = new HostScheduler({
+      concurrency: c.per_host_concurrency,
+      minDelayMs: c.min_delay_ms,
+      maxBackoffMs: c.max_backoff_ms,
+      ...(clock && { clock }),
+    });
+    this.pattern = compilePatterns(plan.include_patterns, plan.exclude_patterns);
+    this.maxKnown = Math.max(FRONTIER_MIN, plan.max_pages * FRONTIER_PER_PAGE);
+  }
+
+  async run(): Promise<void> {
+    const resumed = this.restore();
+    if (!resumed) await this.seed();
+    while (!(await this.wctx.shouldStop())) {
+      const depths = [...this.pending.keys()].filter((d) => this.pending.get(d)!.length);
+      if (!depths.length) return;
+      const depth = Math.min(...depths);
+      const level = this.pending.get(depth)!;
+      this.pending.set(depth, []);
+      await eachLimited(
+        level,
+        this.wctx.settings.max_concurrent_scrapes,
+        () => this.wctx.shouldStop(),
+        (item) => this.visit(item),
+      );
+      if (this.fetches >= this.plan.max_pages) return;
+    }
+  }
+
+  /** Rebuilds the frontier from the recorded one; false when there is none (a fresh crawl). */
+  private restore(): boolean {
+    const rows = (this.wctx.resume as CrawlResume | undefined)?.rows ?? [];
+    for (const [url, depth, status, fetched, hash] of rows) {
+      this.known.add(url);
+      if (fetched) this.fetches++;
+      if (status === 'fetched' && hash) this.hashes.add(hash);
+      if (status === 'pending')
+        this.queue({ url, depth, status, reason: null, detail: null, from: null });
+    }
+    return rows.length > 0;
+  }
+
+  private queue(f: FoundUrl): void {
+    const list = this.pending.get(f.depth) ?? [];
+    list.push(f);
+    this.pending.set(f.depth, list);
+  }
+
+  /** Start URLs and, when asked, the sitemaps of their hosts: one result, depth 0. */
+  private async seed(): Promise<void> {
+    const found: FoundUrl[] = [];
+    for (const url of this.plan.start_urls) {
+      if (this.known.has(url)) continue;
+      this.known.add(url);
+      found.push({ url, depth: 0, status: 'pending', reason: null, detail: null, from: null });
+    }
+    if (this.plan.use_sitemaps) {
+      for (const loc of await this.sitemapUrls()) {
+        const f = this.classify(loc, 0, null);
+        if (f) found.push({ ...f, detail: f.detail ?? 'Listed in a sitemap' });
+      }
+    }
+    for (const f of found) if (f.status === 'pending') this.queue(f);
+    await this.wctx.emit({ page: null, found });
+  }
+
+  /** A new URL's place in the frontier, or null when known already (or the frontier is full). */
+  private classify(url: string, depth: number, from: string | null): FoundUrl | null {
+    if (this.known.has(url) || this.known.size >= this.maxKnown) return null;
+    this.known.add(url);
+    const base = { url, depth, from };
+    if (!inScope(url, this.plan.start_urls, this.plan.scope)) {
+      return {
+        ...base,
+        status: 'skipped',
+        reason: 'scope',
+        detail: `Outside the ${this.plan.scope} scope`,
+      };
+    }
+    if (this.pattern(url) === 'pattern') {
+      return {
+        ...base,
+        status: 'skipped',
+        reason: 'pattern',
+        detail: 'Refused by the include/exclude patterns',
+      };
+    }
+    return { ...base, status: 'pending', reason: null, detail: null };
+  }
+
+  /** Sitemap entries of the start hosts: robots.txt Sitemap lines and /sitemap.xml, indexes followed. */
+  private async sitemapUrls(): Promise<string[]> {
+    const todo: string[] = [];
+    for (const start of this.plan.start_urls) {
+      const origin = new URL(start).origin;
+      const robots = await this.robotsFor(origin);
+      for (const s of [...robots.sitemaps, `${origin}/sitemap.xml`]) {
+        const key = normaliseUrl(s);
+        if (key && !todo.includes(key)) todo.push(key);
+      }
+    }
+    const locs: string[] = [];
+    const limit = this.maxKnown;
+    for (let i = 0; i < todo.length && i < MAX_SITEMAP_FILES; i++) {
+      if (await this.wctx.shouldStop()) break;
+      const parsed = await this.readSitemap(todo[i]!);
+      if (!parsed) continue;
+      for (const e of parsed.entries) {
+        const key = normaliseUrl(e.loc);
+        if (!key) continue;
+        if (parsed.kind === 'index') {
+          if (!todo.includes(key)) todo.push(key);
+        } else if (locs.length < limit) locs.push(key);
+      }
+    }
+    return locs;
+  }
+
+  /** One sitemap file, or null when it cannot be had (a missing /sitemap.xml is common). */
+  private async readSitemap(url: string): Promise<ParsedSitemap | null> {
+    const host = new URL(url).host;
+    const release = await this.sched.acquire(host, this.wctx.signal);
+    let res: FetchResult;
+    try {
+      res = await this.polite.fetch(url, {
+        accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5',
+        guard: denyGuard(this.wctx.rules),
+      });
+    } catch {
+      return null;
+    } finally {
+      release();
+    }
+    try {
+      return await parseSitemapOffLoop(this.wctx, res.body, {
+        url: res.url,
+        contentType: res.contentType,
+        gz: new URL(res.url).pathname.endsWith('.gz'),
+      });
+    } catch {
+      return null;
+    }
+  }
+
+  /** The host's robots.txt, fetched once per run; its Crawl-delay set on the scheduler. */
+  private robotsFor(origin: string): Promise<RobotsRules> {
+    let rules = this.robots.get(origin);
+    if (!rules) {
+      rules = this.fetchRobots(origin);
+      this.robots.set(origin, rules);
+    }
+    return rules;
+  }
+
+  private async fetchRobots(origin: string): Promise<RobotsRules> {
+    const host = new URL(origin).host;
+    const release = await this.sched.acquire(host, this.wctx.signal);
+    let rules: RobotsRules;
+    try {
+      const res = await this.polite.fetch(`${origin}/robots.txt`, {
+        accept: 'text/plain,*/*;q=0.5',
+        guard: denyGuard(this.wctx.rules),
+      });
+      // Bounded (ROBOTS_MAX_BYTES) and linear: read here, once per host.
+      rules = parseRobots(res.body.toString('utf8'), this.plan.crawler.user_agent);
+    } catch (e) {
+      const status = isFetchError(e, 'http_status') ? (e.upstreamStatus ?? null) : null;
+      rules = robotsFromStatus(status) ?? robotsFromStatus(null)!;
+    } finally {
+      release();
+    }
+    this.sched.setCrawlDelay(host, rules.crawlDelayS);
+    return rules;
+  }
+
+  /** Fetches one frontier URL (politely, robots permitting), processes it, emits the outcome. */
+  private async visit(item: FoundUrl): Promise<void> {
+    const { url, depth } = item;
+    const base = { url, depth, http_status: null, detail: null, content_hash: null };
+    const robots = await this.robotsFor(new URL(url).origin);
+    if (!robots.allowed(robotsPath(url))) {
+      const page: PageOutcome = {
+        ...base,
+        status: 'skipped',
+        reason: 'robots',
+        fetched: false,
+        detail: 'Disallowed by robots.txt',
+      };
+      return this.wctx.emit({ page, found: [] });
+    }
+    // Left pending in the frontier: the crawl ends at max_pages.
+    if (this.fetches >= this.plan.max_pages) return;
+    this.fetches++;
+    const outcome = await this.fetchAndProcess(item);
+    if (!outcome) return; // stopped meanwhile: the URL stays pending
+    await this.wctx.emit(outcome);
+  }
+
+  private async fetchAndProcess(item: FoundUrl): Promise<CrawlResult | null> {
+    const { url, depth } = item;
+    const host = new URL(url).host;
+    const { signal, settings } = this.wctx;
+    const fetched = { url, depth, fetched: true as const };
+    let extracted: CrawlExtract | null = null;
+    let response: FetchResult | null = null;
+    for (let attempt = 0; ; attempt++) {
+      const release = await this.sched.acquire(host, signal).catch(() => null);
+      if (!release) return null;
+      try {
+        await fetchUrl(
+          this.polite,
+          url,
+          this.wctx.rules,
+          null,
+          async (res, rule) => {
+            // The host's slot is for the request, not for our CPU work on its answer.
+            release();
+            response = res;
+            const x = await this.wctx.engine.extract(res, rule, {
+              timeoutS: settings.task_timeout_seconds,
+              ...(signal && { signal }),
+            });
+            extracted = x as typeof x & CrawlExtract;
+            return x;
+          },
+          signal,
+        );
+        this.sched.succeeded(host);
+        break;
+      } catch (e) {
+        release();
+        if (signal?.aborted) return null;
+        const status = isFetchError(e, 'http_status') ? (e.upstreamStatus ?? null) : null;
+        if ((status === 429 || status === 503) && attempt < MAX_RETRIES) {
+          this.sched.backoff(host, isFetchError(e) ? e.retryAfter : null);
+          continue;
+        }
+        if (status !== 429 && status !== 503) this.sched.succeeded(host);
+        const error = errorOf(e);
+        const tooLarge = isFetchError(e, 'too_large');
+        return {
+          page: {
+            ...fetched,
+            status: tooLarge ? 'skipped' : 'failed',
+            reason: tooLarge ? 'too_large' : 'error',
+            http_status: status,
+            detail: error.message,
+            content_hash: null,
+            ...(!tooLarge && { error }),
+          },
+          found: [],
+        };
+      }
+    }
+    const res = response as FetchResult | null;
+    const x = extracted as CrawlExtract | null;
+    if (!res || !x) return null;
+    const found: FoundUrl[] = [];
+    const finalUrl = normaliseUrl(res.url) ?? url;
+    let ok = { ...fetched, http_status: res.status };
+    const skip = (reason: CrawlSkipReason, detail: string, alias?: CrawlResult['alias']) => {
+      for (const f of found) if (f.status === 'pending') this.queue(f);
+      const page = { ...ok, status: 'skipped' as const, reason, detail, content_hash: null };
+      return { page, found, ...(alias && { alias }) };
+    };
+    // Redirected: the page is the target's (the requested URL is recorded as its alias), unless
+    // the target is known already or refused.
+    let alias: CrawlResult['alias'];
+    if (finalUrl !== url) {
+      const f = this.classify(finalUrl, depth, url);
+      if (!f) return skip('duplicate', `Redirects to ${finalUrl}, already in the crawl`);
+      if (f.status === 'skipped') return skip(f.reason!, `Redirects to ${finalUrl}: ${f.detail}`);
+      alias = { url, detail: `Redirects to ${finalUrl}` };
+      ok = { ...ok, url: finalUrl };
+    }
+    const pageUrl = ok.url;
+
+    // Links first: a page skipped below (noindex, duplicate) still leads on, unless nofollow.
+    if (!x.robotsMeta?.nofollow && depth < this.plan.max_depth) {
+      for (const link of (x.links ?? []).slice(0, MAX_LINKS_PER_PAGE)) {
+        const key = normaliseUrl(link, res.url);
+        const f = key ? this.classify(key, depth + 1, pageUrl) : null;
+        if (f) found.push(f);
+      }
+    }
+    // A canonical link naming another URL: that one is crawled instead.
+    const canonical = canonicalOf(x, res.url, pageUrl);
+    if (canonical) {
+      const f = this.classify(canonical, depth, pageUrl);
+      if (f) found.push(f);
+      return skip('duplicate', `Its canonical URL is ${canonical}`, alias);
+    }
+    if (x.robotsMeta?.noindex)
+      return skip('noindex', 'The page asks not to be indexed (noindex)', alias);
+    const hash = sha256(x.text);
+    if (this.hashes.has(hash))
+      return skip('duplicate', 'Same content as a page already crawled', alias);
+    this.hashes.add(hash);
+    try {
+      const analysis = await this.wctx.engine.analyze(x.text, this.plan.language, settings, {
+        ...(signal && { signal }),
+      });
+      for (const f of found) if (f.status === 'pending') this.queue(f);
+      return {
+        page: {
+          ...ok,
+          status: 'fetched',
+          reason: null,
+          detail: null,
+          content_hash: hash,
+          page: { title: x.title || null, analysis },
+        },
+        found,
+        ...(alias && { alias }),
+      };
+    } catch (e) {
+      if (signal?.aborted) return null;
+      this.hashes.delete(hash);
+      const error = errorOf(e);
+      for (const f of found) if (f.status === 'pending') this.queue(f);
+      return {
+        page: {
+          ...ok,
+          status: 'failed',
+          reason: 'error',
+          detail: error.message,
+          content_hash: null,
+          error,
+        },
+        found,
+        ...(alias && { alias }),
+      };
+    }
+  }
+}
+
+/** The page's canonical URL when it names another page, else null. */
+function canonicalOf(x: CrawlExtract, pageUrl: string, url: string): string | null {
+  if (!x.canonical) return null;
+  const c = normaliseUrl(x.canonical, pageUrl);
+  return c && c !== url ? c : null;
+}
+
+/**
+ * Sitemap parsing on an engine thread.
+ * TODO(issue 24): the engine's parseSitemap task (crawl-discovery) replaces the inline parse.
+ */
+async function parseSitemapOffLoop(
+  wctx: WorkContext<CrawlResult>,
+  bytes: Buffer,
+  meta: { url: string; contentType: string; gz: boolean },
+): Promise<ParsedSitemap> {
+  const engine = wctx.engine as unknown as {
+    parseSitemap?: (
+      b: Uint8Array,
+      m: typeof meta,
+      o: { timeoutS: number; signal?: AbortSignal },
+    ) => Promise<ParsedSitemap>;
+  };
+  if (engine.parseSitemap) {
+    return engine.parseSitemap(new Uint8Array(bytes), meta, {
+      timeoutS: wctx.settings.task_timeout_seconds,
+      ...(wctx.signal && { signal: wctx.signal }),
+    });
+  }
+  return parseSitemapBytes(bytes, meta);
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { HostScheduler, retryAfterMs, type Clock } from './host-scheduler.js';
+
+/** Fake time: sleeps resolve in time order when the test runs the clock. */
+class FakeClock implements Clock {
+  t = 1_000_000;
+  private timers: { at: number; resolve: () => void }[] = [];
+  now = () => this.t;
+  sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      this.timers.push({ at: this.t + ms, resolve });
+    });
+  /** Lets pending promises settle, then fires timers one by one until none is left. */
+  async run(): Promise<void> {
+    for (;;) {
+      for (let i = 0; i < 20; i++) await Promise.resolve();
+      await new Promise((r) => setImmediate(r));
+      if (!this.timers.length) return;
+      this.timers.sort((a, b) => a.at - b.at);
+      const next = this.timers.shift()!;
+      this.t = Math.max(this.t, next.at);
+      next.resolve();
+    }
+  }
+}
+
+/** Runs `n` requests of `durationMs` each through the scheduler; answers their start times. */
+async function simulate(
+  s: HostScheduler,
+  clock: FakeClock,
+  n: number,
+  durationMs: number,
+  host = 'a.test',
+) {
+  const starts: number[] = [];
+  let active = 0;
+  let maxActive = 0;
+  const all = Array.from({ length: n }, async () => {
+    const release = await s.acquire(host);
+    starts.push(clock.now());
+    active++;
+    maxActive = Math.max(maxActive, active);
+    await clock.sleep(durationMs);
+    active--;
+    release();
+  });
+  const done = Promise.all(all);
+  await clock.run();
+  await done;
+  return { starts, maxActive };
+}
+
+const gaps = (starts: number[]) => starts.slice(1).map((t, i) => t - starts[i]!);
+
+describe('HostScheduler', () => {
+  it('keeps request starts to one host at least the delay apart', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 4, minDelayMs: 1000, maxBackoffMs: 60_000, clock });
+    const { starts } = await simulate(s, clock, 6, 10);
+    expect(Math.min(...gaps(starts))).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('holds at most `concurrency` requests in flight per host', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 10, maxBackoffMs: 60_000, clock });
+    const { maxActive, starts } = await simulate(s, clock, 8, 1000);
+    expect(maxActive).toBe(2);
+    expect(starts).toHaveLength(8);
+  });
+
+  it('uses a Crawl-delay longer than the setting, capped at the backoff cap', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 5000, clock });
+    s.setCrawlDelay('a.test', 2);
+    expect(s.delayOf('a.test')).toBe(2000);
+    expect(Math.min(...gaps((await simulate(s, clock, 3, 1)).starts))).toBeGreaterThanOrEqual(2000);
+    s.setCrawlDelay('a.test', 3600);
+    expect(s.delayOf('a.test')).toBe(5000);
+    s.setCrawlDelay('a.test', 0);
+    expect(s.delayOf('a.test')).toBe(100);
+  });
+
+  it('pauses a host for its Retry-After, in seconds or as a date, within the cap', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 1, minDelayMs: 10, maxBackoffMs: 30_000, clock });
+    const release = await s.acquire('a.test');
+    release();
+    expect(s.backoff('a.test', '7')).toBe(7000);
+    const before = clock.now();
+    const { starts } = await simulate(s, clock, 1, 1);
+    expect(starts[0]! - before).toBeGreaterThanOrEqual(7000);
+    const date = new Date(Date.now() + 12_000).toUTCString();
+    expect(s.backoff('a.test', date)).toBeGreaterThanOrEqual(11_000);
+    expect(s.backoff('a.test', '99999')).toBe(30_000);
+  });
+
+  it('backs off exponentially without Retry-After, and starts over after a success', () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 1, minDelayMs: 1000, maxBackoffMs: 10_000, clock });
+    expect([1, 2, 3, 4, 5].map(() => s.backoff('a.test'))).toEqual([
+      1000, 2000, 4000, 8000, 10_000,
+    ]);
+    s.succeeded('a.test');
+    expect(s.backoff('a.test')).toBe(1000);
+  });
+
+  it('moves requests already waiting for their start after a backoff', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 3, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    const starts: number[] = [];
+    const reqs = [0, 1, 2].map(async () => {
+      const release = await s.acquire('a.test');
+      starts.push(clock.now() - t0);
+      release();
+    });
+    // The first starts at once; the other two wait for 100 and 200 ms when the 429 arrives.
+    await Promise.resolve();
+    s.backoff('a.test', '5');
+    await clock.run();
+    await Promise.all(reqs);
+    expect(starts[0]).toBe(0);
+    expect(starts.slice(1).every((t) => t >= 5000)).toBe(true);
+    expect(Math.min(...gaps(starts.slice(1)))).toBeGreaterThanOrEqual(100);
+  });
+
+  it('keeps hosts apart', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 1, minDelayMs: 1000, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    const [a, b] = await Promise.all([
+      s.acquire('a.test').then((r) => (r(), clock.now())),
+      s.acquire('b.test').then((r) => (r(), clock.now())),
+    ]);
+    expect([a - t0, b - t0]).toEqual([0, 0]);
+  });
+});
+
+describe('retryAfterMs', () => {
+  it('reads seconds and HTTP dates, and nothing else', () => {
+    expect(retryAfterMs('120', 0)).toBe(120_000);
+    expect(retryAfterMs(new Date(90_000).toUTCString(), 30_000)).toBe(60_000);
+    expect(retryAfterMs('soon', 0)).toBeNull();
+    expect(retryAfterMs('', 0)).toBeNull();
+    expect(retryAfterMs(null, 0)).toBeNull();
+    expect(retryAfterMs('-5', 0)).toBeNull();
+  });
+});
+
+describe('HostScheduler.touch', () => {
+  it('counts the next start from a request made outside acquire (a redirect hop)', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const first = await s.acquire('a.test');
+    const t0 = clock.now();
+    clock.t += 60; // the hop goes out 60 ms after the fetch began
+    s.touch('a.test');
+    first();
+    const { starts } = await simulate(s, clock, 1, 1);
+    expect(starts[0]! - t0).toBeGreaterThanOrEqual(160);
+  });
+});

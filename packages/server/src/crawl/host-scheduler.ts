@@ -1,0 +1,195 @@
+/**
+ * Politeness towards each host a crawl visits: at most `concurrency` requests in flight, their
+ * starts at least the host's delay apart (the setting, or robots.txt's Crawl-delay when longer),
+ * and after a 429 or 503 a pause honouring Retry-After (seconds or an HTTP date, capped at
+ * `maxBackoffMs`), doubling from the delay when the site gives none. Time comes from an injected
+ * clock so tests run on fake time.
+ */
+
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`; rejects with the signal's reason once it is aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  // Monotonic: a wall-clock step must not shorten a host's delay.
+  now: () => performance.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(signal!.reason as Error);
+      };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export interface HostSchedulerOptions {
+  concurrency: number;
+  minDelayMs: number;
+  maxBackoffMs: number;
+  clock?: Clock;
+}
+
+interface HostState {
+  active: number;
+  delayMs: number;
+  /** The earliest time the next request may start. */
+  nextStartAt: number;
+  /** When the last request started (-Infinity before the first). */
+  lastStartAt: number;
+  /** No request starts before this (a 429/503 backoff). */
+  pausedUntil: number;
+  /** 429/503 answers in a row (reset by any other answer). */
+  failures: number;
+  waiting: (() => void)[];
+}
+
+/** The wait a Retry-After header asks for, in ms (null when absent or unreadable). */
+export function retryAfterMs(value: string | null | undefined, now: number): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (v === '') return null;
+  let digits = true;
+  for (const ch of v) if (ch < '0' || ch > '9') digits = false;
+  if (digits) return v.length > 9 ? Number.MAX_SAFE_INTEGER : Number(v) * 1000;
+  // An HTTP date is ~29 characters and names its day or month ('-5' alone is not one).
+  if (v.length > 64 || !/[a-z]/i.test(v)) return null;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export class HostScheduler {
+  private readonly hosts = new Map<string, HostState>();
+  private readonly clock: Clock;
+
+  constructor(private readonly opts: HostSchedulerOptions) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  private state(host: string): HostState {
+    let h = this.hosts.get(host);
+    if (!h) {
+      h = {
+        active: 0,
+        delayMs: this.opts.minDelayMs,
+        nextStartAt: 0,
+        lastStartAt: -Infinity,
+        pausedUntil: -Infinity,
+        failures: 0,
+        waiting: [],
+      };
+      this.hosts.set(host, h);
+    }
+    return h;
+  }
+
+  /** The site's Crawl-delay (seconds) raises the host's delay, within the backoff cap. */
+  setCrawlDelay(host: string, seconds: number | null): void {
+    const asked = seconds === null ? 0 : Math.min(seconds * 1000, this.opts.maxBackoffMs);
+    const h = this.state(host);
+    h.delayMs = Math.max(this.opts.minDelayMs, asked);
+    // Requests that claimed their start under the old delay wait more when they wake (acquire).
+    h.nextStartAt = Math.max(h.nextStartAt, h.lastStartAt + h.delayMs);
+  }
+
+  delayOf(host: string): number {
+    return this.state(host).delayMs;
+  }
+
+  /**
+   * Waits for a free slot and the host's next start time; answers the release to call once
+   * the request ended (whatever its outcome).
+   */
+  async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
+    const h = this.state(host);
+    while (h.active >= this.opts.concurrency) {
+      await new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          h.waiting = h.waiting.filter((w) => w !== wake);
+          reject(signal!.reason as Error);
+        };
+        if (signal?.aborted) return reject(signal.reason as Error);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        h.waiting.push(wake);
+      });
+    }
+    h.active++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      h.active--;
+      h.waiting.shift()?.();
+    };
+    try {
+      // The start is claimed at once (no other request can take it meanwhile). On waking, the
+      // rule is checked again against what happened meanwhile (a redirect hop, a late start, a
+      // longer Crawl-delay, a backoff): if it no longer holds, the request claims anew.
+      for (;;) {
+        const startAt = Math.max(this.clock.now(), h.nextStartAt, this.earliest(h));
+        h.nextStartAt = startAt + h.delayMs;
+        const wait = startAt - this.clock.now();
+        if (wait > 0) await this.clock.sleep(wait, signal);
+        const now = this.clock.now();
+        if (now < this.earliest(h)) continue;
+        h.lastStartAt = now;
+        h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
+        break;
+      }
+    } catch (e) {
+      release();
+      throw e;
+    }
+    return release;
+  }
+
+  /**
+   * The host answered 429 or 503: no request starts before the pause ends. Answers the pause
+   * in ms: Retry-After when given (capped), else the delay doubled per failure in a row.
+   */
+  backoff(host: string, retryAfter?: string | null): number {
+    const h = this.state(host);
+    h.failures++;
+    const now = this.clock.now();
+    // An HTTP date is wall-clock time.
+    const asked = retryAfterMs(retryAfter, Date.now());
+    const exponential = Math.max(h.delayMs, 500) * 2 ** Math.min(h.failures - 1, 20);
+    const pause = Math.min(this.opts.maxBackoffMs, Math.max(asked ?? exponential, h.delayMs));
+    // Every waiting request waits for the pause's end too (see acquire).
+    h.pausedUntil = Math.max(h.pausedUntil, now + pause);
+    h.nextStartAt = Math.max(h.nextStartAt, h.pausedUntil);
+    return pause;
+  }
+
+  /**
+   * A request to the host went out just now outside `acquire` (a redirect hop of a fetch): the
+   * next start is counted from it.
+   */
+  touch(host: string): void {
+    const h = this.state(host);
+    const now = this.clock.now();
+    h.lastStartAt = now;
+    h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
+  }
+
+  /** The earliest time a request may start now. */
+  private earliest(h: HostState): number {
+    return Math.max(h.lastStartAt + h.delayMs, h.pausedUntil);
+  }
+
+  /** Any answer but 429/503: the run of failures ends. */
+  succeeded(host: string): void {
+    this.state(host).failures = 0;
+  }
+}
