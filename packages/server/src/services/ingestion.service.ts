@@ -18,6 +18,10 @@ interface IngestInput {
   minQuality?: number | null;
   /** Keeps only segments in this language (a job's filter); 'auto' or undefined keeps all. */
   onlyLanguage?: string | null;
+  /** More of a segment's metadata (an uploaded document's page and heading), by segment. */
+  segmentMetadata?: (
+    segment: AnalyzeResult['segments'][number],
+  ) => Record<string, unknown> | undefined;
 }
 
 export interface IngestResult {
@@ -119,6 +123,7 @@ export class IngestionService {
         language_confidence: result.language.confidence,
         sentence_count: s.sentence_count,
         embedder: embedderId,
+        ...input.segmentMetadata?.(s),
       }),
       embedding: vectorToBlob(s.vector),
       embedder_id: embedderId,

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { SCORE_BOUNDS } from './common.js';
+import { JobPriority, JobStatus, SOURCE_LANGUAGES } from './jobs.js';
+
+const MIB = 1024 * 1024;
+
+/**
+ * Bounds of POST /sources/upload and of the parsing of each file, shown by the console and
+ * enforced by the server. Every file is streamed to disk, never held whole in the server's
+ * memory; the parser on an engine thread holds one file at a time.
+ */
+export const UPLOAD_LIMITS = {
+  /** One file, in bytes: past it the whole upload is refused with 413 and nothing is kept. */
+  max_file_bytes: 50 * MIB,
+  /** Files in one upload. */
+  max_files: 100,
+  /** All files of one upload together. */
+  max_total_bytes: 512 * MIB,
+  /** Pages of one PDF: a longer one is refused as that file's error (before any page is read). */
+  max_pages: 2000,
+  /**
+   * A DOCX's entries once inflated, together: checked on the zip's directory and while
+   * inflating, so a zip bomb is refused before it fills the thread's memory.
+   */
+  max_docx_inflated_bytes: 200 * MIB,
+  /** Entries in a DOCX's zip. */
+  max_docx_entries: 10_000,
+  /** Characters of text one document may give; the rest is cut and the job says so. */
+  max_text_chars: 10_000_000,
+  /** A file name's characters as stored (longer names are cut). */
+  max_name_chars: 200,
+} as const;
+export type UploadLimits = { readonly [K in keyof typeof UPLOAD_LIMITS]: number };
+
+/** What an upload may hold, each recognised by its content and its extension. */
+export const DOCUMENT_TYPES = ['pdf', 'docx', 'markdown', 'html', 'text'] as const;
+export const DocumentType = z.enum(DOCUMENT_TYPES);
+export type DocumentType = z.infer<typeof DocumentType>;
+
+/** Extensions accepted for each type (lower case, with the dot). */
+export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[]>> = {
+  pdf: ['.pdf'],
+  docx: ['.docx'],
+  markdown: ['.md', '.markdown'],
+  html: ['.html', '.htm'],
+  text: ['.txt', '.text'],
+};
+
+/** The form fields of an upload beside its files, as for POST /sources/process. */
+export const UploadOptions = z.object({
+  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
+  // Form fields are strings: an empty one is no minimum.
+  min_quality: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.coerce
+      .number()
+      .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
+      .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`)
+      .nullish(),
+  ),
+  priority: JobPriority.default('normal'),
+});
+export type UploadOptions = z.input<typeof UploadOptions>;
+
+/** One accepted file: the name it is stored under and the source it becomes. */
+export const UploadedFile = z.object({
+  name: z.string(),
+  type: DocumentType,
+  size: z.number().int(),
+  /** `file:<first 16 hex of the content's SHA-256>/<name>`: the same bytes give the same source. */
+  source_url: z.string(),
+});
+export type UploadedFile = z.infer<typeof UploadedFile>;
+
+/** POST /sources/upload's answer: a process_documents job over the files. */
+export const UploadResponse = z.object({
+  job_id: z.number().int(),
+  status: JobStatus,
+  files: z.array(UploadedFile),
+});
+export type UploadResponse = z.infer<typeof UploadResponse>;
+
+/** Where a snippet of a document came from, in its metadata. */
+export const DocumentSnippetMetadata = z.object({
+  file_name: z.string(),
+  /** 1-based page of a PDF where the snippet begins; null for formats without pages. */
+  page: z.number().int().nullable(),
+  /** The nearest heading above the snippet, when the format has headings. */
+  heading: z.string().nullable(),
+});
+export type DocumentSnippetMetadata = z.infer<typeof DocumentSnippetMetadata>;

@@ -1,0 +1,42 @@
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBody, UploadResponse } from '@adam/contracts';
+import { AppError } from '../lib/errors.js';
+import type { UploadPart, UploadService } from '../services/upload.service.js';
+
+const tags = ['sources'];
+
+/**
+ * POST /sources/upload, multipart/form-data: files (any field name) and the fields language,
+ * min_quality and priority. The multipart parser is registered in this scope only: no other
+ * route takes multipart bodies.
+ */
+export function uploadRoutes(uploads: UploadService) {
+  return async (root: FastifyInstance) => {
+    await root.register(fastifyMultipart, { limits: uploads.busboyLimits });
+    const app = root.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/sources/upload',
+      {
+        schema: {
+          tags,
+          consumes: ['multipart/form-data'],
+          response: {
+            200: UploadResponse,
+            413: ErrorBody,
+            415: ErrorBody,
+            422: ErrorBody,
+            429: ErrorBody,
+          },
+        },
+      },
+      async (req) => {
+        if (!req.isMultipart()) {
+          throw new AppError(415, 'An upload is a multipart/form-data body with the files in it');
+        }
+        return uploads.receive(req.parts() as AsyncIterable<UploadPart>);
+      },
+    );
+  };
+}
