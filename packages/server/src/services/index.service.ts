@@ -433,7 +433,8 @@ export class IndexService {
       } catch (e) {
         // Not saved: those rows stay pending and wait for the next save.
         this.marking = [];
-        this.unmarked.unshift(...marking);
+        // Not unshift(...marking): a spread of a million keys overflows the call's arguments.
+        this.unmarked = marking.concat(this.unmarked);
         this.deps.log.error({ component: 'index', err: e }, 'Vector index save failed');
         this.scheduleSave();
         // The files may be gone or the folder unwritable: the watch looks now, not later.
@@ -444,12 +445,12 @@ export class IndexService {
         this.marking = [];
         return; // reloaded meanwhile: those rows belong to the old one
       }
-      const keys = marking.filter((k) => index.has(k));
       const at = new Date().toISOString();
-      for (let i = 0; i < keys.length; i += MARK_CHUNK) {
+      for (let i = 0; i < marking.length; i += MARK_CHUNK) {
         if (i > 0) await new Promise((r) => setImmediate(r));
-        // Re-checked per chunk: a key removed meanwhile is not marked.
-        const chunk = keys.slice(i, i + MARK_CHUNK).filter((k) => index.has(k));
+        // Checked per chunk, not all at once (a million keys at 1M): a key removed meanwhile
+        // is not marked.
+        const chunk = marking.slice(i, i + MARK_CHUNK).filter((k) => index.has(k));
         if (index !== this.index) break;
         if (chunk.length) this.deps.snippets.markIndexed(chunk, at);
       }
