@@ -184,6 +184,17 @@ describe('uploading documents', () => {
     expect(uploadFolders()).toEqual([]);
   });
 
+  it('closes the connection of a refused upload rather than wait under a body nobody reads', async () => {
+    const r = await upload(
+      form([{ name: 'huge.txt', data: Buffer.alloc(16 * 1024 * 1024, 0x61) }]),
+    );
+    expect(r.status).toBe(413);
+    // Without the close, the rest of the 16 MiB would hold the socket open and the server's
+    // close (afterAll) would wait on it.
+    const again = await s.api('/api/v1/sources/jobs', { key });
+    expect(again.status).toBe(200);
+  });
+
   it('answers 413 past the number of files, 415 for a type it does not take, 422 without files', async () => {
     const six = Array.from({ length: 7 }, (_, i) => ({ name: `n${i}.txt`, data: 'hello' }));
     expect((await upload(form(six))).status).toBe(413);

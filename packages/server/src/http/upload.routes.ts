@@ -31,11 +31,18 @@ export function uploadRoutes(uploads: UploadService) {
           },
         },
       },
-      async (req) => {
+      async (req, reply) => {
         if (!req.isMultipart()) {
           throw new AppError(415, 'An upload is a multipart/form-data body with the files in it');
         }
-        return uploads.receive(req.parts() as AsyncIterable<UploadPart>);
+        try {
+          return await uploads.receive(req.parts() as AsyncIterable<UploadPart>);
+        } catch (e) {
+          // A refused upload is not read to its end: the connection closes after the answer,
+          // rather than stay open under a body nobody reads.
+          reply.header('connection', 'close');
+          throw e;
+        }
       },
     );
   };
