@@ -12,7 +12,7 @@ import { eachLimited } from '../jobs/process-urls.job.js';
 import { HostScheduler, type Clock } from './host-scheduler.js';
 import { parseRobots, robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
 import { compilePatterns, inScope, type CrawlScope } from './scope.js';
-import { parseSitemapBytes, type ParsedSitemap } from './sitemap.js';
+import type { ParsedSitemap } from './sitemap.js';
 import { normaliseUrl } from './url-normalise.js';
 
 /** What a crawl is asked to do (the crawl_site job's input). */
@@ -128,20 +128,24 @@ export class Crawler {
   private readonly maxKnown: number;
   private fetches = 0;
   /**
-   * The safe fetcher with our user agent, the job's signal, and each hop (redirects too) told
-   * to the scheduler as it goes out, so the next request to that host waits from it.
+   * The safe fetcher with our user agent and the job's signal. Each hop goes out when the
+   * scheduler allows: the first holds the slot `acquire` gave, a redirect hop waits for its
+   * host's delay like any request (the fetcher awaits the guard before each hop).
    */
   private readonly polite: Pick<SafeFetcher, 'fetch'> = {
-    fetch: (url, init = {}) =>
-      this.wctx.fetcher.fetch(url, {
+    fetch: (url, init = {}) => {
+      let hops = 0;
+      return this.wctx.fetcher.fetch(url, {
         ...init,
         userAgent: this.plan.crawler.user_agent,
         ...(this.wctx.signal && { signal: this.wctx.signal }),
-        guard: (hop) => {
-          init.guard?.(hop);
-          this.sched.touch(hop.host);
+        guard: async (hop) => {
+          await init.guard?.(hop);
+          if (hops++ === 0) this.sched.touch(hop.host);
+          else await this.sched.hop(hop.host, this.wctx.signal);
         },
-      }),
+      });
+    },
   };
 
   constructor(
@@ -284,11 +288,19 @@ export class Crawler {
       release();
     }
     try {
-      return await parseSitemapOffLoop(this.wctx, res.body, {
-        url: res.url,
-        contentType: res.contentType,
-        gz: new URL(res.url).pathname.endsWith('.gz'),
-      });
+      // Parsed (and inflated, bounded) on an engine thread under the task budget.
+      return await this.wctx.engine.parseSitemap(
+        new Uint8Array(res.body),
+        {
+          url: res.url,
+          contentType: res.contentType,
+          gz: new URL(res.url).pathname.endsWith('.gz'),
+        },
+        {
+          timeoutS: this.wctx.settings.task_timeout_seconds,
+          ...(this.wctx.signal && { signal: this.wctx.signal }),
+        },
+      );
     } catch {
       return null;
     }
@@ -319,6 +331,9 @@ export class Crawler {
       const status = isFetchError(e, 'http_status') ? (e.upstreamStatus ?? null) : null;
       rules = robotsFromStatus(status) ?? robotsFromStatus(null)!;
     } finally {
+      // The host's first request opened the connection, which may have taken a while after its
+      // start: the next request is spaced from this answer instead.
+      this.sched.touch(host);
       release();
     }
     this.sched.setCrawlDelay(host, rules.crawlDelayS);
@@ -491,29 +506,4 @@ function canonicalOf(x: CrawlExtract, pageUrl: string, url: string): string | nu
   if (!x.canonical) return null;
   const c = normaliseUrl(x.canonical, pageUrl);
   return c && c !== url ? c : null;
-}
-
-/**
- * Sitemap parsing on an engine thread.
- * TODO(issue 24): the engine's parseSitemap task (crawl-discovery) replaces the inline parse.
- */
-async function parseSitemapOffLoop(
-  wctx: WorkContext<CrawlResult>,
-  bytes: Buffer,
-  meta: { url: string; contentType: string; gz: boolean },
-): Promise<ParsedSitemap> {
-  const engine = wctx.engine as unknown as {
-    parseSitemap?: (
-      b: Uint8Array,
-      m: typeof meta,
-      o: { timeoutS: number; signal?: AbortSignal },
-    ) => Promise<ParsedSitemap>;
-  };
-  if (engine.parseSitemap) {
-    return engine.parseSitemap(new Uint8Array(bytes), meta, {
-      timeoutS: wctx.settings.task_timeout_seconds,
-      ...(wctx.signal && { signal: wctx.signal }),
-    });
-  }
-  return parseSitemapBytes(bytes, meta);
 }

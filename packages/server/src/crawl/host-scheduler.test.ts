@@ -160,3 +160,15 @@ describe('HostScheduler.touch', () => {
     expect(starts[0]! - t0).toBeGreaterThanOrEqual(160);
   });
 });
+
+describe('HostScheduler.hop', () => {
+  it('spaces a redirect hop from the last start like any request, without a slot', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 1, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    await s.acquire('a.test'); // the fetch's slot, held through its hops
+    const hop = s.hop('a.test').then(() => clock.now() - t0);
+    await clock.run();
+    expect(await hop).toBe(100);
+  });
+});

@@ -183,6 +183,23 @@ export class HostScheduler {
     h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
   }
 
+  /**
+   * Waits until a request to the host may start, without a slot of its own: a redirect hop of a
+   * fetch that holds one (possibly on another host). The start counts like any other.
+   */
+  async hop(host: string, signal?: AbortSignal): Promise<void> {
+    const h = this.state(host);
+    for (;;) {
+      const wait = this.earliest(h) - this.clock.now();
+      if (wait > 0) await this.clock.sleep(wait, signal);
+      const now = this.clock.now();
+      if (now < this.earliest(h)) continue;
+      h.lastStartAt = now;
+      h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
+      return;
+    }
+  }
+
   /** The earliest time a request may start now. */
   private earliest(h: HostState): number {
     return Math.max(h.lastStartAt + h.delayMs, h.pausedUntil);
