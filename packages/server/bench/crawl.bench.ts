@@ -91,6 +91,10 @@ removeDir(listServer.dir);
 await site.close();
 
 const perS = (n: number, ms: number) => (n / (ms / 1000)).toFixed(1);
+const starts = log.requests.map((r) => r.start).sort((a, b) => a - b);
+const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+const sortedGaps = [...gaps].sort((a, b) => a - b);
+const under = gaps.filter((g) => g < DELAY_MS).length;
 table(
   ['run', 'status', 'pages fetched', 'stored', 'time', 'pages/s'],
   [
@@ -116,6 +120,9 @@ console.log(
   `crawl / list time: ${(crawl.ms / list.ms).toFixed(2)}; fixture log: ${log.requests.length} ` +
     `requests, at most ${log.maxInFlight} in flight at once (setting ${PER_HOST}), shortest ` +
     `gap between two starts ${minGapMs(log).toFixed(1)} ms (setting ${DELAY_MS} ms, ` +
-    `redirect hops included)`,
+    `redirect hops included); gaps under the delay: ${under} of ${gaps.length}, 5th ` +
+    `percentile gap ${(sortedGaps[Math.floor(gaps.length * 0.05)] ?? 0).toFixed(1)} ms`,
 );
+if (list.job.status !== 'completed')
+  console.log(`reference ended ${list.job.status}: ${JSON.stringify(list.job.errors.slice(0, 2))}`);
 footer(benchStarted);
