@@ -13,3 +13,7 @@ export * from './realtime.js';
 export * from './analytics.js';
 export * from './models.js';
 export * from './monitoring.js';
+export * from './imports.js';
+export * from './syncs.js';
+export * from './crawls.js';
+export * from './documents.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
+import { LastSync } from './syncs.js';
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export const JobStatus = z.enum(JOB_STATUSES);
@@ -13,6 +14,10 @@ export const JOB_TYPES = [
   'rebuild_index',
   'install_model',
   'switch_embedder',
+  'process_documents',
+  'sync_sources',
+  'import_snippets',
+  'crawl_site',
 ] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
@@ -149,6 +154,8 @@ export const WorkerInfo = z.object({
   started_at: z.string(),
   processed: z.number().int(),
   failed: z.number().int(),
+  /** Redis mode: tasks this worker stopped past their budget (task_timeout_seconds). */
+  task_timeouts: z.number().int().optional(),
 });
 export type WorkerInfo = z.infer<typeof WorkerInfo>;
 export const WorkersStatus = z.object({
@@ -210,6 +217,13 @@ export const Source = z.object({
   last_error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** 'off', 'hourly', 'daily', 'weekly' or a cron expression (web sources). */
+  schedule: z.string(),
+  last_sync_at: z.string().nullable(),
+  next_sync_at: z.string().nullable(),
+  /** Syncs in a row that found the page gone (404/410); 0 while it answers. */
+  missing_count: z.number().int(),
+  last_sync: LastSync.nullable(),
 });
 export type Source = z.infer<typeof Source>;
 export const SourceListQuery = z.object({

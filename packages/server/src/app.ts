@@ -1,4 +1,11 @@
+import { CrawlFrontierRepository } from './store/crawl-frontier.repository.js';
+import { CrawlService } from './services/crawl.service.js';
+import { crawlRoutes } from './http/crawl.routes.js';
 import path from 'node:path';
+import type { UploadLimits } from '@adam/contracts';
+import { DocumentProcessor } from './documents/document-processor.js';
+import { uploadRoutes } from './http/upload.routes.js';
+import { UploadService } from './services/upload.service.js';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { buildCore, VERSION, type CoreServices } from './core.js';
@@ -47,6 +54,16 @@ import { MetricsService } from './services/metrics.service.js';
 import { ModelService } from './services/model.service.js';
 import { PlaygroundService } from './services/playground.service.js';
 import { SourceService } from './services/source.service.js';
+import { SourceSyncService } from './services/source-sync.service.js';
+import { SnippetDeleter } from './services/snippet-deleter.js';
+import { SyncScheduler } from './services/sync-scheduler.js';
+import { SourceSyncRepository } from './store/source-sync.repository.js';
+import { syncRoutes } from './http/sync.routes.js';
+import { ImportService } from './services/import.service.js';
+import { SnippetImporter } from './services/snippet-importer.js';
+import { ImportStagingRepository } from './store/import-staging.repository.js';
+import { importRoutes } from './http/import.routes.js';
+import { MAX_IMPORT_BYTES } from '@adam/contracts';
 import { WorkerService } from './services/worker.service.js';
 import { ActivityRepository } from './store/activity.repository.js';
 import { AnalyticsRepository } from './store/analytics.repository.js';
@@ -65,6 +82,10 @@ export interface BuildOptions {
   modelIdleTimeoutMs?: number;
   /** Between two samples of the machine's metrics history (default 5 s); tests shorten it. */
   metricsSampleIntervalMs?: number;
+  /** POST /snippets/import's body limit (MAX_IMPORT_BYTES); tests lower it. */
+  importMaxBytes?: number;
+  /** UPLOAD_LIMITS of POST /sources/upload and of parsing its files; tests lower them. */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 const MODEL_IDLE_TIMEOUT_MS = 60_000;
@@ -89,6 +110,8 @@ export interface Adam {
     models: ModelService;
     embeddingSwitch: EmbeddingSwitchService;
     metricsSampler: MetricsSamplerService;
+    sourceSyncs: SourceSyncService;
+    syncScheduler: SyncScheduler;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -134,7 +157,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The model registry is one of the queue's job dependencies (install_model) and queues its
   // jobs through the job service built on that queue: it reaches the job service through a
   // function, called only once both exist.
-  const built: { jobs?: JobService; embeddingSwitch?: EmbeddingSwitchService } = {};
+  const built: {
+    jobs?: JobService;
+    embeddingSwitch?: EmbeddingSwitchService;
+    sourceSyncs?: SourceSyncService;
+  } = {};
   const modelsRoot = path.join(config.dataDir, 'models');
   const models = new ModelService({
     models: new ModelRepository(db),
@@ -160,7 +187,29 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     pendingSwitches: () => built.embeddingSwitch?.pending() ?? [],
   });
 
+  const documents = new DocumentProcessor({
+    engine,
+    ingestion: core.services.ingestion,
+    sources: repos.sources,
+    settings: () => settings.get('processing'),
+    dataDir: config.dataDir,
+    log,
+    limits: opts.uploadLimits,
+  });
+  const importer = new SnippetImporter({
+    db,
+    snippets: repos.snippets,
+    sources: repos.sources,
+    staging: new ImportStagingRepository(db),
+    index,
+    engine,
+    settings: () => settings.get('processing'),
+    bus,
+    log,
+    dir: path.join(config.dataDir, 'imports'),
+  });
   // The job queue and the services built on it; no job runs before startQueue below.
+  const crawlFrontier = new CrawlFrontierRepository(db);
   const queue = createQueue({
     redisUrl: config.redisUrl,
     jobs: repos.jobs,
@@ -168,7 +217,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     runtime: {
       work: { engine, fetcher },
-      record: { ingestion: core.services.ingestion, sources: repos.sources, index, models },
+      record: {
+        ingestion: core.services.ingestion,
+        sources: repos.sources,
+        index,
+        models,
+        syncs: {
+          record: (work, job) => {
+            if (!built.sourceSyncs) throw new Error('the source syncs are not built yet');
+            return built.sourceSyncs.record(work, job);
+          },
+        },
+        imports: importer,
+        documents,
+        crawlFrontier,
+      },
       settings: () => settings.get('processing'),
       rules: () => rules.forMatching(),
     },
@@ -178,15 +241,52 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
   built.jobs = jobs;
   models.start();
-  const sources = new SourceService({
+  const sources: SourceService = new SourceService({
     sources: repos.sources,
     snippets: repos.snippets,
     index,
     jobs,
     bus,
     log,
+    lastSyncs: (ids) => sourceSyncs.lastSyncs(ids),
+  });
+  const sourceSyncs: SourceSyncService = new SourceSyncService({
+    syncs: new SourceSyncRepository(db),
+    sources: repos.sources,
+    snippets: repos.snippets,
+    ingestion: core.services.ingestion,
+    deleter: new SnippetDeleter({ snippets: repos.snippets, index, bus }),
+    jobs,
+    bus,
+    log,
+    pruneAfter: config.syncPruneAfter,
+    describe: (id) => sources.get(id),
+    now: opts.now,
+  });
+  built.sourceSyncs = sourceSyncs;
+  const syncScheduler = new SyncScheduler({ targets: [sourceSyncs], log, now: opts.now });
+  const crawls = new CrawlService({
+    jobs,
+    frontier: crawlFrontier,
+    crawler: () => settings.get('crawler'),
   });
   const workers = new WorkerService({ queue, jobs: repos.jobs });
+  const uploads = new UploadService({
+    documents,
+    jobs,
+    jobRows: repos.jobs,
+    bus,
+    log,
+    limits: opts.uploadLimits,
+  });
+  const imports = new ImportService({
+    importer,
+    jobs,
+    jobRows: repos.jobs,
+    embedder: () => engine.id,
+    maxBytes: opts.importMaxBytes ?? MAX_IMPORT_BYTES,
+    log,
+  });
   const embeddingSwitch = new EmbeddingSwitchService({
     engine,
     index,
@@ -274,9 +374,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(systemRoutes({ health, settings, auth, metrics, version: VERSION }));
       await api.register(ruleRoutes(rules));
       await api.register(snippetRoutes(snippets, index));
+      await api.register(importRoutes(imports));
+      await api.register(uploadRoutes(uploads));
       await api.register(playgroundRoutes(playground));
       await api.register(backupRoutes(backups));
       await api.register(jobRoutes(jobs, sources, workers));
+      await api.register(syncRoutes(sourceSyncs));
+      await api.register(crawlRoutes(crawls));
       await api.register(maintenanceRoutes(maintenance, jobs));
       await api.register(analyticsRoutes({ analytics, activity, jobs }));
       await api.register(modelRoutes(models));
@@ -328,13 +432,22 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Started last, once every route exists: the index catches up in the background.
   const reconciled = core.reconcileIndex();
   const { started: queueStarted } = await startQueue(queue, config.workers, log);
+  // Imports a crash cut short and whose job is gone are taken out (a requeued one undoes its own).
+  void queueStarted
+    .then(() => importer.undoAbandoned())
+    .catch((e: unknown) =>
+      log.error({ component: 'import', err: e }, 'Undoing unfinished imports failed'),
+    );
   backups.start();
   metricsSampler.start();
+  syncScheduler.start();
+  await uploads.start();
 
   app.addHook('onClose', async () => {
     housekeeping.stop();
     await metricsSampler.stop();
-    // Before the queue: no auto backup starts while the jobs wind down.
+    // Before the queue: no auto backup or scheduled sync starts while the jobs wind down.
+    syncScheduler.close();
     await backups.close();
     await queue.close();
     await models.close();
@@ -367,6 +480,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       models,
       embeddingSwitch,
       metricsSampler,
+      sourceSyncs,
+      syncScheduler,
     },
     reconciled,
     queueStarted,

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobType } from '@adam/contracts';
@@ -22,6 +23,11 @@ interface Scenario {
   /** Queues the job through its service instead, as its route does; answers the job's id. */
   start?: (s: TestServer) => number;
 }
+/** process_documents' text: on no other scenario's subject, so no segment of it is a duplicate. */
+const GLACIERS = `A glacier is a body of dense ice that moves slowly under its own weight. Glaciers form where more snow falls each winter than melts each summer, and the buried snow is pressed over decades into firn and then into ice.
+
+Valley glaciers carve U-shaped valleys, leave moraines of rock where they stop, and feed rivers with meltwater through the summer. Scientists measure their retreat with stakes drilled into the ice, with satellite images and with the age of the lichens growing on exposed rock.`;
+
 const SCENARIOS: Record<JobType, Scenario> = {
   // A model registered and installed from the fake hub (the tiny model written in beforeAll).
   install_model: {
@@ -49,10 +55,90 @@ const SCENARIOS: Record<JobType, Scenario> = {
       input: { language: 'auto' },
     }),
   },
+  // Syncs the sources process_urls stored (earlier in the registry): the fixture site has not
+  // changed, so the two pages are unchanged and the 404 is counted missing.
+  sync_sources: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const { sources, sourceSyncs } = s.adam.services;
+      const ids = sources.list({ page: 1, per_page: 100 }).sources.map((x) => x.id);
+      return sourceSyncs.queueSync(ids, 'manual')!;
+    },
+  },
   save_segments: {
     job: () => ({
       input: { title: 'Stoicism', language: 'en', text: ARTICLES.stoicism, source_url: null },
     }),
+  },
+  // Two restored records without vectors (embedded by the active embedder) and one document
+  // analysed like pasted text, from a file put where POST /snippets/import puts it.
+  import_snippets: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const dir = path.join(s.dataDir, 'imports');
+      fs.mkdirSync(dir, { recursive: true });
+      const file = `${randomUUID()}.jsonl`;
+      const records = [
+        {
+          text: 'Tides rise twice a day as the moon pulls the oceans.',
+          theme: 'science',
+          quality_score: 0.6,
+        },
+        {
+          text: 'A lighthouse warns ships of rocks near the harbour.',
+          theme: 'general',
+          quality_score: 0.5,
+          title: 'Coasts',
+        },
+        { text: ARTICLES.volcanoes, title: 'Volcanoes' },
+      ];
+      fs.writeFileSync(path.join(dir, file), records.map((r) => JSON.stringify(r)).join('\n'));
+      return s.adam.services.jobs.create({ type: 'import_snippets', input: { file, records: 3 } })
+        .id;
+    },
+  },
+  // A one-page crawl of a page process_urls stored already: a 'web' source again, its segments
+  // duplicates (so the counts of the other jobs hold).
+  crawl_site: {
+    job: (site) => ({
+      urls: [`${site.url}/articles/honeybees`],
+      input: {
+        start_urls: [`${site.url}/articles/honeybees`],
+        max_depth: 0,
+        use_sitemaps: false,
+      },
+    }),
+  },
+  // Last, so the counts above hold: an uploaded Markdown file, put where the upload route puts it (the server's data dir: a
+  // server job in both modes).
+  process_documents: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const folder = randomUUID();
+      const body = Buffer.from(`# Glaciers\n\n${GLACIERS}`);
+      fs.mkdirSync(path.join(s.dataDir, 'uploads', folder), { recursive: true });
+      fs.writeFileSync(path.join(s.dataDir, 'uploads', folder, '1'), body);
+      const sha256 = createHash('sha256').update(body).digest('hex');
+      const source_url = `file:${sha256.slice(0, 16)}/glaciers.md`;
+      return s.adam.services.jobs.create({
+        type: 'process_documents',
+        urls: [source_url],
+        input: {
+          folder,
+          language: 'auto',
+          files: [
+            {
+              name: 'glaciers.md',
+              type: 'markdown',
+              size: body.length,
+              sha256,
+              file: '1',
+              source_url,
+            },
+          ],
+        },
+      }).id;
+    },
   },
   // Last: it re-embeds and re-indexes what the other two stored.
   rebuild_index: { job: () => ({ input: { reembed: true } }) },
@@ -97,7 +183,12 @@ function stored(s: TestServer, jobIds: number[]) {
     )
     .all()
     .map((r) => {
-      const row = r as { embedding: Buffer | null; index_pending: number; text: string };
+      const row = r as {
+        embedding: Buffer | null;
+        index_pending: number;
+        text: string;
+        job_type: JobType;
+      };
       return { ...row, embedding: row.embedding ? sha(row.embedding) : null };
     });
   const sources = db
@@ -158,13 +249,26 @@ it('runs every registered job type on the embedded queue and stores its work', (
   expect(urls!.stats).toMatchObject({ urls_total: 3, urls_done: 2, urls_failed: 1 });
   expect(urls!.errors).toEqual([{ type: 'fetch_http_status', url: `${site.url}/status/404` }]);
   expect(save!.stats.segments_created).toBeGreaterThan(0);
-  expect(rebuild!.result).toMatchObject({ total: embedded.snippets.length });
-  expect(embedded.snippets.length).toBe(
-    urls!.stats.segments_created! + save!.stats.segments_created!,
-  );
+  // Rows by the job that stored them: the rebuild (third in the registry) saw only those of
+  // the two jobs before it; the jobs after it add their own.
+  const rowsOf = (type: JobType) => embedded.snippets.filter((r) => r.job_type === type).length;
+  const beforeRebuild = rowsOf('process_urls') + rowsOf('save_segments');
+  expect(embedded.jobs.find((j) => j.type === 'import_snippets')!.result).toMatchObject({
+    records: 3,
+    analysed: 1,
+    imported: rowsOf('import_snippets'),
+  });
+  expect(rowsOf('import_snippets')).toBeGreaterThan(2);
+  expect(rebuild!.result).toMatchObject({ total: beforeRebuild });
+  expect(beforeRebuild).toBe(urls!.stats.segments_created! + save!.stats.segments_created!);
   expect(embedded.vectors).toBe(embedded.snippets.length);
   expect(embedded.snippets.every((r) => r.embedding && r.index_pending === 0)).toBe(true);
-  expect(embedded.sources).toHaveLength(3);
+  expect(
+    embedded.sources.filter((x) => !(x as { url: string }).url.startsWith('file:')),
+  ).toHaveLength(3);
+  const document = embedded.jobs.find((j) => j.type === 'process_documents')!;
+  expect(document.stats).toMatchObject({ urls_total: 1, urls_done: 1 });
+  expect(document.stats.segments_created).toBeGreaterThan(0);
   const install = embedded.jobs.find((j) => j.type === 'install_model')!;
   expect(install.result).toMatchObject({ repo: 'tiny/embedder', revision: 'main', files: 5 });
   expect(embedded.models).toEqual([

@@ -6,11 +6,14 @@ import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder, packVectors } from '../embedding/embedder.worker.js';
 import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
+import { parseSitemapBytes, type ParsedSitemap } from '../crawl/sitemap.js';
 import { extractResponse } from '../scraping/extract.js';
 import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
 import type { EmbeddingSpace } from './engine.js';
 import { markStarted, type TimedTask } from './task-deadline.js';
+import type { DocumentSection, SectionsAnalysis } from '../documents/document-task.js';
+import { joinSections, placeSegments } from '../documents/section-places.js';
 import {
   analyzeText,
   documentEntities,
@@ -38,6 +41,8 @@ export interface AnalyzeTask extends TimedTask {
   entities?: boolean;
   /** Installed language packs: their NER model's directory by language. */
   packs?: Readonly<Record<string, string>>;
+  /** See AnalyzeOptions.known: segment keys whose embedding is skipped (a sync). */
+  known?: string[];
 }
 
 const embedFns = new Map<string, EmbedFn>();
@@ -129,6 +134,7 @@ export async function analyze(task: AnalyzeTask): Promise<AnalyzeResult> {
     embed: embedFn(task.dataDir, task.space),
     entities: task.entities ?? true,
     ner: nerFn(task.packs),
+    ...(task.known && { known: new Set(task.known) }),
   });
   return { ...result, embedder_id: task.space.id };
 }
@@ -239,4 +245,46 @@ export function extract(task: ExtractTask): ExtractTaskResult {
     if (isFetchError(e)) return { ok: false, code: e.code, message: e.message, url: e.url };
     throw e;
   }
+}
+
+export interface SitemapTask extends TimedTask {
+  url: string;
+  contentType: string;
+  /** The URL or the response said gzip (`.xml.gz`); the magic number is checked as well. */
+  gz: boolean;
+  body: Uint8Array;
+}
+
+export type SitemapTaskResult =
+  | { ok: true; result: ParsedSitemap }
+  | { ok: false; code: FetchErrorCode; message: string; url: string | undefined };
+
+/** A fetched sitemap parsed (inflated first when gzip; a FetchError travels back as data). */
+export function sitemap(task: SitemapTask): SitemapTaskResult {
+  markStarted(task);
+  try {
+    const result = parseSitemapBytes(task.body, {
+      url: task.url,
+      contentType: task.contentType,
+      gz: task.gz,
+    });
+    return { ok: true, result };
+  } catch (e) {
+    if (isFetchError(e)) return { ok: false, code: e.code, message: e.message, url: e.url };
+    throw e;
+  }
+}
+
+/** An uploaded document's text: parsed on this thread, under the task budget (documents/). */
+export { parseDocumentFile } from '../documents/document-task.js';
+
+export interface AnalyzeSectionsTask extends Omit<AnalyzeTask, 'text'> {
+  sections: DocumentSection[];
+}
+
+/** A document's sections analysed as one text, each segment placed back in its section. */
+export async function analyzeSections(task: AnalyzeSectionsTask): Promise<SectionsAnalysis> {
+  const { sections, ...rest } = task;
+  const analysis = await analyze({ ...rest, text: joinSections(sections) });
+  return { analysis, places: placeSegments(sections, analysis) };
 }

@@ -17,6 +17,7 @@ import { FetchError } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
 import type { FetchResult } from '../scraping/safe-fetcher.js';
 import type { extractResponse } from '../scraping/extract.js';
+import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type {
   AnalyzeTask,
   EmbedSpaceTask,
@@ -25,8 +26,18 @@ import type {
   ExtractTaskResult,
   RankResult,
   RankTask,
+  SitemapTask,
+  SitemapTaskResult,
   WarmTask,
 } from './analyze.worker.js';
+import type { AnalyzeSectionsTask } from './analyze.worker.js';
+import type {
+  DocumentSection,
+  ParseDocumentResult,
+  ParseDocumentTask,
+  SectionsAnalysis,
+} from '../documents/document-task.js';
+import { DocumentError, type ParsedDocument } from '../documents/parsed-document.js';
 import {
   startCell,
   TaskStopped,
@@ -376,7 +387,7 @@ export class Engine implements Embedder {
     text: string,
     language: string,
     settings: ProcessingSettings,
-    opts: { entities?: boolean } & Pick<TaskOptions, 'signal'> = {},
+    opts: { entities?: boolean; known?: string[] } & Pick<TaskOptions, 'signal'> = {},
   ): Promise<AnalyzeResult> {
     const task: AnalyzeTask = {
       dataDir: this.opts.dataDir,
@@ -386,6 +397,7 @@ export class Engine implements Embedder {
       language,
       settings,
       ...(opts.entities !== undefined && { entities: opts.entities }),
+      ...(opts.known && { known: opts.known }),
     };
     // The budget comes with the settings the job runs with (a Redis worker has no store).
     const budget = {
@@ -457,6 +469,86 @@ export class Engine implements Embedder {
     );
     if (!r.ok) throw new FetchError(r.code, r.message, r.url);
     return r.result;
+  }
+
+  /**
+   * Parses a fetched sitemap on a worker thread (inflating `.xml.gz` there, bounded), under the
+   * extraction budget: a sitemap of 50 MiB is CPU work the event loop must not wait on.
+   */
+  async parseSitemap(
+    bytes: Uint8Array,
+    meta: { url: string; contentType: string; gz?: boolean },
+    opts: TaskOptions = {},
+  ): Promise<ParsedSitemap> {
+    const body = new Uint8Array(bytes.byteLength);
+    body.set(bytes);
+    const task: SitemapTask = {
+      url: meta.url,
+      contentType: meta.contentType,
+      gz: meta.gz ?? false,
+      body,
+    };
+    const budget = { kind: 'extraction' as const, seconds: this.budgetS(opts.timeoutS) };
+    const r = await this.track((pool) =>
+      this.runTask<SitemapTaskResult>(pool, 'sitemap', task, {
+        budget,
+        signal: opts.signal,
+        transferList: [body.buffer],
+      }),
+    );
+    if (!r.ok) throw new FetchError(r.code, r.message, r.url);
+    return r.result;
+  }
+
+  /**
+   * Parses an uploaded file on a worker thread, which reads it from `path` itself (the event loop
+   * never holds its bytes), under the extraction budget. A file that cannot be read throws a
+   * DocumentError saying why.
+   */
+  async parseDocument(
+    file: Pick<ParseDocumentTask, 'path' | 'type' | 'options'>,
+    opts: TaskOptions = {},
+  ): Promise<ParsedDocument> {
+    const task: ParseDocumentTask = { path: file.path, type: file.type, options: file.options };
+    const budget = { kind: 'extraction' as const, seconds: this.budgetS(opts.timeoutS) };
+    const r = await this.track((pool) =>
+      this.runTask<ParseDocumentResult>(pool, 'parseDocumentFile', task, {
+        budget,
+        signal: opts.signal,
+      }),
+    );
+    if (!r.ok) throw new DocumentError(r.code, r.message);
+    return r.document;
+  }
+
+  /**
+   * Analyses a document's sections as one text (see analyze) and says where each segment
+   * begins (its page and heading), under the analysis budget.
+   */
+  analyzeSections(
+    sections: DocumentSection[],
+    language: string,
+    settings: ProcessingSettings,
+    opts: Pick<TaskOptions, 'signal'> = {},
+  ): Promise<SectionsAnalysis> {
+    const task: AnalyzeSectionsTask = {
+      dataDir: this.opts.dataDir,
+      space: this.current,
+      packs: this.packs,
+      sections,
+      language,
+      settings,
+    };
+    const budget = {
+      kind: 'analysis' as const,
+      seconds: this.budgetS(settings.task_timeout_seconds),
+    };
+    return this.track((pool) =>
+      this.runTask<SectionsAnalysis>(pool, 'analyzeSections', task, {
+        budget,
+        signal: opts.signal,
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -6,8 +6,12 @@ import type { SafeFetcher } from '../scraping/safe-fetcher.js';
 import type { IndexService } from '../services/index.service.js';
 import type { IngestionService } from '../services/ingestion.service.js';
 import type { SourceRepository } from '../store/source.repository.js';
+import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import type { JobRow } from '../store/job.repository.js';
 import type { ModelInstaller } from './install-model.job.js';
+import type { DocumentProcessor } from '../documents/document-processor.js';
+import type { SourceSyncRecorder } from './sync-sources.job.js';
+import type { SnippetImporter } from '../services/snippet-importer.js';
 
 /** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
 export interface JobContext {
@@ -52,6 +56,14 @@ export interface RecordDeps {
   index: IndexService;
   /** The model registry and its files under the data directory (install_model). */
   models: ModelInstaller;
+  /** Uploaded files' parsing and storing (process_documents); absent in unit fakes. */
+  documents?: DocumentProcessor;
+  /** Crawls' frontiers (crawl_site); absent where no crawl runs (unit tests of other jobs). */
+  crawlFrontier?: CrawlFrontierRepository;
+  /** JSON Lines imports (import_snippets); absent where no import runs (unit fakes). */
+  imports?: SnippetImporter;
+  /** Applies a re-fetched source's result (sync_sources); absent in unit fakes. */
+  syncs?: SourceSyncRecorder;
 }
 
 /** The working half's view of its job, the same in the server and in an `adam worker`. */
@@ -60,6 +72,11 @@ export interface WorkContext<R> extends WorkDeps {
   readonly urls: readonly string[];
   /** Results already recorded by an earlier attempt: skip them. */
   readonly done: ReadonlySet<string>;
+  /**
+   * What the job's `resumeState` read from the store when this run was handed out (at its
+   * start here, at its queueing on Redis); undefined for jobs without one.
+   */
+  readonly resume?: unknown;
   /** Processing settings and scraping rules as of the job's start (or its queueing, on Redis). */
   readonly settings: ProcessingSettings;
   readonly rules: readonly ScrapingRuleLike[];
@@ -96,6 +113,11 @@ export interface DistributedJob<I, R> {
   end(input: I, ctx: JobContext): JobOutcome;
   /** A key for a recorded result, so a worker taking the job over skips it (a URL). */
   resumeKey?(result: R): string | null;
+  /**
+   * Server side: state rebuilt from what was recorded, handed to the working half (as
+   * `WorkContext.resume`) when a run is handed out. Plain JSON: it crosses Redis.
+   */
+  resumeState?(input: I, jobId: number, deps: RecordDeps): unknown;
   encode(result: R): unknown;
   decode(wire: unknown): R;
 }

@@ -24,6 +24,8 @@ export interface RemoteJobData {
   input: Record<string, unknown>;
   rules: ScrapingRuleLike[];
   settings: ProcessingSettings;
+  /** The job's resumeState at queueing (see DistributedJob.resumeState). */
+  resume?: unknown;
 }
 
 export type WorkerMessage =
@@ -31,6 +33,8 @@ export type WorkerMessage =
   | { kind: 'progress'; job_id: number; worker_id: string; stage: string }
   /** One result of the job's working half, as its definition encodes it. */
   | { kind: 'result'; job_id: number; worker_id: string; result: unknown }
+  /** A task of the job ran past its budget: its thread was replaced, the job goes on. */
+  | { kind: 'task_timeout'; job_id: number; worker_id: string; message: string }
   | {
       kind: 'done';
       job_id: number;
@@ -46,6 +50,8 @@ export interface WorkerInfoWire {
   started_at: string;
   processed: number;
   failed: number;
+  /** Tasks stopped past their budget since the worker started. */
+  task_timeouts: number;
   host: string;
   pid: number;
   seen_at: number;

@@ -195,13 +195,20 @@ export class RedisQueue implements QueueDriver {
       bull_job_id: bullId,
     };
     this.deps.jobs.update(row.id, { metadata: JSON.stringify(metadata) });
+    const def = jobDefinition(row.type);
+    const input = parseJson<Record<string, unknown>>(row.input, {});
     const data: RemoteJobData = {
       job_id: row.id,
       type: row.type as RemoteJobData['type'], // a distributed type: server-only ones stay local
       urls: parseJson<string[]>(row.urls, []),
-      input: parseJson<Record<string, unknown>>(row.input, {}),
+      input,
       rules: this.deps.runtime.rules(),
       settings: this.deps.runtime.settings(),
+      // Read from the store now: a run handed out later (a restart, a stop) reads it again.
+      ...(def?.runsOn === 'any' &&
+        def.resumeState && {
+          resume: def.resumeState(def.input.parse(input), row.id, this.deps.runtime.record),
+        }),
     };
     await this.queue.add(row.type, data, {
       jobId: bullId,
@@ -379,6 +386,15 @@ export class RedisQueue implements QueueDriver {
 
   private async handle(m: WorkerMessage): Promise<void> {
     const { jobs, log } = this.deps;
+    if (m.kind === 'task_timeout') {
+      // As the server's own engine reports it, with whose thread it was: the URL's error says
+      // the rest, and the job goes on with its next URL.
+      log.warn(
+        { component: 'engine', worker_id: m.worker_id, job_id: m.job_id },
+        `Worker ${m.worker_id}, job ${m.job_id}: ${m.message}; the job goes on with its next URL`,
+      );
+      return;
+    }
     const row = jobs.findById(m.job_id);
     if (!row) return;
     const def = jobDefinition(row.type);
@@ -471,6 +487,7 @@ export class RedisQueue implements QueueDriver {
         started_at: w.started_at,
         processed: w.processed,
         failed: w.failed,
+        task_timeouts: w.task_timeouts ?? 0,
       })),
     };
   }

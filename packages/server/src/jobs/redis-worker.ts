@@ -43,7 +43,19 @@ export async function startRedisWorker(
   const engine = new Engine({
     dataDir: config.dataDir,
     threads: Math.max(1, config.workers),
-    onTimeout: (e) => log(`worker ${id}: ${e.message}`),
+    onTimeout: (e) => {
+      log(`worker ${id}: ${e.message}`);
+      info.task_timeouts++;
+      void beat();
+      // The server logs it and counts it, as it does its own engine's timeouts.
+      if (current)
+        void send({
+          kind: 'task_timeout',
+          job_id: current.jobId,
+          worker_id: id,
+          message: e.message,
+        }).catch(() => undefined);
+    },
   });
   // Warm before the first job arrives; a failure here is retried by that job's first call.
   engine.start().catch((e: unknown) => log(`engine start failed: ${(e as Error).message}`));
@@ -55,6 +67,7 @@ export async function startRedisWorker(
     started_at: new Date().toISOString(),
     processed: 0,
     failed: 0,
+    task_timeouts: 0,
     host: os.hostname(),
     pid: process.pid,
     seen_at: Date.now(),
@@ -102,6 +115,7 @@ export async function startRedisWorker(
         jobId,
         urls: data.urls,
         done: new Set(await redis.smembers(doneKey(jobId))),
+        resume: data.resume,
         settings: data.settings,
         rules: data.rules,
         signal: abort.signal,

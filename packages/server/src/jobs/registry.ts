@@ -1,18 +1,27 @@
 import type { JobType } from '@adam/contracts';
 import type { AnyJobDefinition } from './define-job.js';
+import { crawlSiteJob } from './crawl-site.job.js';
+import { importSnippetsJob } from './import-snippets.job.js';
 import { installModelJob } from './install-model.job.js';
+import { processDocumentsJob } from './process-documents.job.js';
 import { processUrlsJob } from './process-urls.job.js';
 import { rebuildIndexJob } from './rebuild-index.job.js';
 import { saveSegmentsJob } from './save-segments.job.js';
 import { switchEmbedderJob } from './switch-embedder.job.js';
+import { syncSourcesJob } from './sync-sources.job.js';
 
 /** Every job type and its one definition; both queue drivers run them from here. */
 export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
   process_urls: processUrlsJob,
   save_segments: saveSegmentsJob,
   rebuild_index: rebuildIndexJob,
+  // After the jobs that store pages: job-drivers.test.ts syncs what they stored.
+  sync_sources: syncSourcesJob,
   switch_embedder: switchEmbedderJob,
   install_model: installModelJob,
+  import_snippets: importSnippetsJob,
+  crawl_site: crawlSiteJob,
+  process_documents: processDocumentsJob,
 };
 
 const ALL_TYPES = Object.keys(JOB_REGISTRY) as JobType[];

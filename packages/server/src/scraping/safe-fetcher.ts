@@ -37,8 +37,18 @@ interface FetchInit {
   accept?: string;
   /** Sent to the first URL's origin only: a redirect elsewhere does not carry them. */
   headers?: Record<string, string>;
-  /** Runs on the first URL and on every redirect target before any request (e.g. deny rules). */
-  guard?: (url: URL) => void;
+  /**
+   * Runs on the first URL and on every redirect target before any request (e.g. deny rules);
+   * the hop waits for it (a crawler spaces its requests to a host there).
+   */
+  guard?: (url: URL) => void | Promise<void>;
+  /** Sent instead of the fetcher's own on every hop (the crawler's, from its settings). */
+  userAgent?: string;
+  /**
+   * Aborting it stops the fetch at once, whatever hop or body byte it waits on: the socket is
+   * destroyed and the fetch rejects with the signal's reason (not a FetchError).
+   */
+  signal?: AbortSignal;
 }
 
 export interface StreamInit extends FetchInit {
@@ -47,8 +57,6 @@ export interface StreamInit extends FetchInit {
    * redirect to its CDN must carry it. The caller checks for 206 and Content-Range.
    */
   rangeFrom?: number;
-  /** Aborting it stops the fetch or the body at once; the fetch rejects with its reason. */
-  signal?: AbortSignal;
   /** The body's cap (default: the fetcher's maxBytes); a larger body fails with too_large. */
   maxBytes?: number;
   /**
@@ -142,20 +150,27 @@ export class SafeFetcher {
 
   async fetch(url: string, init: FetchInit = {}): Promise<FetchResult> {
     const state: HopState = { start: url, current: parseTarget(url), redirects: [] };
+    const { signal } = init;
+    if (signal?.aborted) throw abortReason(signal);
     const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
+    let why: 'timeout' | 'cancelled' | undefined;
+    const stop = (reason: typeof why) => {
+      why ??= reason;
       controller.abort();
-    }, this.timeoutMs);
-    const timeoutError = () => this.timeoutError(state);
+    };
+    const timer = setTimeout(() => stop('timeout'), this.timeoutMs);
+    const onAbort = () => stop('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const abortError = (): Error | undefined =>
+      why === 'cancelled'
+        ? abortReason(signal)
+        : why === 'timeout'
+          ? this.timeoutError(state)
+          : undefined;
 
     try {
-      const res = await this.open(state, init, {
-        signal: controller.signal,
-        abortError: () => (timedOut ? timeoutError() : undefined),
-      });
-      const body = await this.readBody(res, state.current.href, () => timedOut, timeoutError);
+      const res = await this.open(state, init, { signal: controller.signal, abortError });
+      const body = await this.readBody(res, state.current.href, abortError);
       return {
         url: state.current.href,
         status: res.statusCode,
@@ -166,10 +181,10 @@ export class SafeFetcher {
       };
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (timedOut) throw timeoutError();
-      throw networkError(err, state.current.href);
+      throw abortError() ?? networkError(err, state.current.href);
     } finally {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -296,7 +311,7 @@ export class SafeFetcher {
     const { redirects } = state;
     for (;;) {
       const current = state.current;
-      init.guard?.(current);
+      await init.guard?.(current);
       const from = redirects.length ? (redirects[redirects.length - 2] ?? url) : undefined;
       const addresses = await this.vet(current, opts.signal, from);
       const aborted = opts.abortError();
@@ -308,7 +323,7 @@ export class SafeFetcher {
         ...(current.origin === firstOrigin ? init.headers : {}),
         ...opts.everyHop,
         accept: init.accept ?? DEFAULT_ACCEPT,
-        'user-agent': this.userAgent,
+        'user-agent': init.userAgent ?? this.userAgent,
       };
       opts.onHop?.();
       // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
@@ -374,6 +389,7 @@ export class SafeFetcher {
           `${current.href} answered HTTP ${status}${reason ? ` ${reason}` : ''}`,
           current.href,
           status,
+          header(res.headers, 'retry-after'),
         );
       }
       return res;
@@ -462,8 +478,8 @@ export class SafeFetcher {
   private async readBody(
     res: UndiciResponse,
     url: string,
-    timedOut: () => boolean,
-    timeoutError: () => FetchError,
+    /** Why the fetch was stopped (its timeout or the caller's signal), if it was. */
+    abortError: () => Error | undefined,
   ): Promise<Buffer> {
     checkDeclaredLength(res, url, this.maxBytes);
     const chunks: Buffer[] = [];
@@ -479,8 +495,7 @@ export class SafeFetcher {
       }
     } catch (err) {
       if (err instanceof FetchError) throw err;
-      if (timedOut()) throw timeoutError();
-      throw networkError(err, url);
+      throw abortError() ?? networkError(err, url);
     }
     return Buffer.concat(chunks);
   }

@@ -48,12 +48,14 @@ interface UrlFetchResult {
  * - A URL typed without a scheme ('example.com/page') is fetched over https.
  */
 export async function fetchUrl(
-  fetcher: SafeFetcher,
+  fetcher: Pick<SafeFetcher, 'fetch'>,
   url: string,
   rules: readonly ScrapingRuleLike[],
   ruleId?: number | string | null,
   /** Extraction is CPU work: the server passes one that runs on its worker threads. */
   extract: Extractor = async (res, rule) => extractResponse(res, rule),
+  /** A job's (WorkContext.signal): its cancel or stop closes the connection at once. */
+  signal?: AbortSignal,
 ): Promise<UrlFetchResult> {
   const target = withScheme(url);
   let chosen: ScrapingRuleLike | null = null;
@@ -64,6 +66,7 @@ export async function fetchUrl(
   }
 
   const res = await fetcher.fetch(target, {
+    signal,
     guard: (hop) => {
       const rule = matchRule(rules, hop.hostname);
       if (rule && ruleMode(rule).mode === 'deny') assertRuleAllowsFetch(hop.href, rule);

@@ -1,5 +1,6 @@
 import type { SourceKind } from '@adam/contracts';
 import { prepared, type Db } from './db.js';
+import { NEXT_SOURCE_ID } from './id-floor.repository.js';
 
 export interface SourceRow {
   id: number;
@@ -14,6 +15,15 @@ export interface SourceRow {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** Freshness (migration 14; see source-sync.repository.ts). */
+  schedule: string;
+  next_sync_at: string | null;
+  last_sync_at: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string | null;
+  missing_count: number;
+  sync_job_id: number | null;
 }
 
 export class SourceRepository {
@@ -35,8 +45,8 @@ export class SourceRepository {
     const now = new Date().toISOString();
     prepared(
       this.db,
-      `INSERT INTO sources (url, kind, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
-         VALUES (@url, @kind, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
+      `INSERT INTO sources (id, url, kind, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
+         VALUES (${NEXT_SOURCE_ID}, @url, @kind, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
          ON CONFLICT(url) DO UPDATE SET
            title = COALESCE(excluded.title, sources.title),
            language = COALESCE(excluded.language, sources.language),

@@ -330,4 +330,118 @@ ALTER TABLE sources ADD COLUMN kind TEXT NOT NULL DEFAULT 'web' CHECK (kind IN (
 CREATE INDEX IF NOT EXISTS sources_kind ON sources(kind);
 `,
   },
+  {
+    id: 14,
+    name: 'source_syncs',
+    // Keeping web sources fresh: each source's schedule and the validators of its last fetch
+    // (ETag, Last-Modified, a hash of the body) for conditional re-fetches; missing_count counts
+    // syncs in a row that found the page gone (404/410), so one bad answer never prunes it;
+    // sync_job_id is the sync job that holds the source (one sync of a source at a time).
+    // source_syncs: one row per sync of a source, with its counts.
+    sql: `
+ALTER TABLE sources ADD COLUMN schedule TEXT NOT NULL DEFAULT 'off';
+ALTER TABLE sources ADD COLUMN next_sync_at TEXT;
+ALTER TABLE sources ADD COLUMN last_sync_at TEXT;
+ALTER TABLE sources ADD COLUMN etag TEXT;
+ALTER TABLE sources ADD COLUMN last_modified TEXT;
+ALTER TABLE sources ADD COLUMN content_hash TEXT;
+ALTER TABLE sources ADD COLUMN missing_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sources ADD COLUMN sync_job_id INTEGER;
+CREATE INDEX IF NOT EXISTS sources_next_sync ON sources(next_sync_at) WHERE next_sync_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS sources_missing ON sources(missing_count) WHERE missing_count > 0;
+CREATE TABLE IF NOT EXISTS source_syncs (
+  id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  job_id INTEGER,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  outcome TEXT NOT NULL CHECK (outcome IN ('running', 'unchanged', 'changed', 'missing', 'pruned', 'failed', 'skipped')),
+  pages_added INTEGER NOT NULL DEFAULT 0,
+  pages_changed INTEGER NOT NULL DEFAULT 0,
+  pages_unchanged INTEGER NOT NULL DEFAULT 0,
+  pages_removed INTEGER NOT NULL DEFAULT 0,
+  pages_failed INTEGER NOT NULL DEFAULT 0,
+  segments_added INTEGER NOT NULL DEFAULT 0,
+  segments_kept INTEGER NOT NULL DEFAULT 0,
+  segments_removed INTEGER NOT NULL DEFAULT 0,
+  reembedded INTEGER NOT NULL DEFAULT 0,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS source_syncs_source ON source_syncs(source_id, id);
+CREATE INDEX IF NOT EXISTS source_syncs_job ON source_syncs(job_id);
+`,
+  },
+  {
+    id: 17,
+    name: 'import_staging',
+    // An import's rows wait here, invisible to listings and search, until its job moves them
+    // into snippets; each moved row keeps the id it became, so a failure, a cancel or a crash
+    // during the move deletes exactly those: an import lands whole or not at all.
+    sql: `
+CREATE TABLE IF NOT EXISTS import_staging (
+  id INTEGER PRIMARY KEY,
+  job_id INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  text_hash TEXT NOT NULL,
+  theme TEXT NOT NULL,
+  quality_score REAL NOT NULL,
+  language TEXT,
+  word_count INTEGER NOT NULL,
+  size_bytes INTEGER NOT NULL,
+  source_title TEXT,
+  source_url TEXT,
+  metadata TEXT NOT NULL,
+  embedding BLOB,
+  embedder_id TEXT,
+  vector_origin TEXT NOT NULL CHECK (vector_origin IN ('reused', 'embedded', 'analysed')),
+  -- NULL until moved: then the snippet it became, or 0 for a duplicate.
+  snippet_id INTEGER
+);
+CREATE INDEX IF NOT EXISTS import_staging_job ON import_staging(job_id, id);
+`,
+  },
+  {
+    id: 15,
+    name: 'crawl_frontier',
+    // A crawl's frontier: every URL it learnt of, once, with what became of it. The server alone
+    // writes it (from the crawl's recorded results), and hands it back to the working half when
+    // the crawl resumes after a restart, so recorded pages are not fetched again.
+    sql: `
+CREATE TABLE IF NOT EXISTS crawl_frontier (
+  id INTEGER PRIMARY KEY,
+  job_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'fetched', 'skipped', 'failed')),
+  reason TEXT,
+  http_status INTEGER,
+  content_hash TEXT,
+  detail TEXT,
+  discovered_from TEXT,
+  fetched_at TEXT,
+  UNIQUE (job_id, url)
+);
+CREATE INDEX IF NOT EXISTS crawl_frontier_status ON crawl_frontier(job_id, status, reason);
+CREATE INDEX IF NOT EXISTS crawl_frontier_hash ON crawl_frontier(job_id, content_hash)
+  WHERE content_hash IS NOT NULL;
+CREATE TRIGGER IF NOT EXISTS crawl_frontier_job_deleted AFTER DELETE ON jobs BEGIN
+  DELETE FROM crawl_frontier WHERE job_id = old.id;
+END;
+`,
+  },
+  {
+    id: 18,
+    name: 'source_id_floor',
+    // The highest source id ever deleted (as job_id_floor for jobs): a deleted source's id is
+    // never given again, so a link to it never opens another source. A restore raises it to the
+    // highest id handed out before it.
+    sql: `
+CREATE TABLE IF NOT EXISTS source_id_floor (one INTEGER PRIMARY KEY CHECK (one = 1), high INTEGER NOT NULL);
+INSERT OR IGNORE INTO source_id_floor (one, high) VALUES (1, 0);
+CREATE TRIGGER IF NOT EXISTS sources_id_floor AFTER DELETE ON sources
+  WHEN old.id > (SELECT high FROM source_id_floor) BEGIN
+  UPDATE source_id_floor SET high = old.id;
+END;
+`,
+  },
 ];
