@@ -211,6 +211,7 @@ describe('backups', () => {
     const b = await takeBackup(s, key);
     const dir = path.join(backupsDir(s), b.id);
     // Turn the backup's store back into what schema 5 kept: vectors on the rows, no counts.
+    // The sources columns of migrations 13 and 14 go too: an ADD COLUMN cannot run twice.
     const old = new Database(path.join(dir, 'adam.db'));
     old.exec(`
       ALTER TABLE snippets ADD COLUMN embedding BLOB;
@@ -229,6 +230,12 @@ describe('backups', () => {
       CREATE INDEX snippets_theme_created ON snippets(theme, created_at);
       CREATE INDEX snippets_job_created ON snippets(job_id, created_at);
       CREATE INDEX snippets_source_created ON snippets(source_url, created_at);
+      DROP INDEX sources_kind; ALTER TABLE sources DROP COLUMN kind;
+      DROP INDEX sources_next_sync; DROP INDEX sources_missing;
+      ALTER TABLE sources DROP COLUMN schedule; ALTER TABLE sources DROP COLUMN next_sync_at;
+      ALTER TABLE sources DROP COLUMN last_sync_at; ALTER TABLE sources DROP COLUMN etag;
+      ALTER TABLE sources DROP COLUMN last_modified; ALTER TABLE sources DROP COLUMN content_hash;
+      ALTER TABLE sources DROP COLUMN missing_count; ALTER TABLE sources DROP COLUMN sync_job_id;
       DELETE FROM schema_migrations WHERE id > 5;
     `);
     const vectors = old
