@@ -137,6 +137,8 @@ export class BackupService {
   }
 
   private async createNow(reason: BackupReason): Promise<Backup> {
+    // A fresh data dir has no index folder until the index is opened: not a missing index.
+    await this.deps.index.ready.catch(() => undefined);
     this.refuseWhileIndexRebuilds();
     fs.mkdirSync(this.root, { recursive: true });
     const { id, at } = this.newId();
