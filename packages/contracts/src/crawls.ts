@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SCORE_BOUNDS } from './common.js';
-import { JobPriority, JobStatus, SOURCE_LANGUAGES } from './jobs.js';
+import { INGEST_OPTIONS, JobStatus } from './jobs.js';
 
 /** Which links a crawl follows: the start URLs' hosts, those hosts and their subdomains, or a path prefix. */
 export const CRAWL_SCOPES = ['host', 'domain', 'prefix'] as const;
@@ -46,13 +45,7 @@ export const CrawlRequest = z.object({
     .max(B.patterns.max, `at most ${B.patterns.max} patterns`)
     .default([]),
   use_sitemaps: z.boolean().default(true),
-  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
-  min_quality: z
-    .number()
-    .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
-    .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`)
-    .nullish(),
-  priority: JobPriority.default('normal'),
+  ...INGEST_OPTIONS,
 });
 export type CrawlRequest = z.input<typeof CrawlRequest>;
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { SCORE_BOUNDS } from './common.js';
-import { JobPriority, JobStatus, SOURCE_LANGUAGES } from './jobs.js';
+import { INGEST_OPTIONS, JobStatus, qualityMinimum } from './jobs.js';
 
 const MIB = 1024 * 1024;
 
@@ -48,17 +47,13 @@ export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[
 
 /** The form fields of an upload beside its files, as for POST /sources/process. */
 export const UploadOptions = z.object({
-  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
+  language: INGEST_OPTIONS.language,
   // Form fields are strings: an empty one is no minimum.
   min_quality: z.preprocess(
     (v) => (v === '' ? null : v),
-    z.coerce
-      .number()
-      .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
-      .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`)
-      .nullish(),
+    qualityMinimum(z.coerce.number()).nullish(),
   ),
-  priority: JobPriority.default('normal'),
+  priority: INGEST_OPTIONS.priority,
 });
 export type UploadOptions = z.input<typeof UploadOptions>;
 

@@ -178,18 +178,23 @@ export const StartWorkersRequest = z
 export type StartWorkersRequest = z.input<typeof StartWorkersRequest>;
 
 export const SOURCE_LANGUAGES = ['auto', 'en', 'fr', 'es'] as const;
+/** A quality minimum's bounds, on a number or on a form field coerced to one. */
+export const qualityMinimum = (n: z.ZodNumber) =>
+  n
+    .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
+    .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`);
+/** The options every request that ingests takes (a URL list, a crawl, an upload's form). */
+export const INGEST_OPTIONS = {
+  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
+  min_quality: qualityMinimum(z.number()).nullish(),
+  priority: JobPriority.default('normal'),
+};
 export const ProcessSourcesRequest = z.object({
   urls: z.union([
     z.array(z.string()).max(5000, 'at most 5000 URLs at once'),
     z.string().max(1_000_000),
   ]),
-  language: z.enum(SOURCE_LANGUAGES, { message: 'must be auto, en, fr or es' }).default('auto'),
-  min_quality: z
-    .number()
-    .min(SCORE_BOUNDS.min, `must be at least ${SCORE_BOUNDS.min}`)
-    .max(SCORE_BOUNDS.max, `must be at most ${SCORE_BOUNDS.max}`)
-    .nullish(),
-  priority: JobPriority.default('normal'),
+  ...INGEST_OPTIONS,
 });
 export type ProcessSourcesRequest = z.input<typeof ProcessSourcesRequest>;
 export const ProcessSourcesResponse = z.object({

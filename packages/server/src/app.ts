@@ -60,8 +60,7 @@ import { SyncScheduler } from './services/sync-scheduler.js';
 import { SourceSyncRepository } from './store/source-sync.repository.js';
 import { syncRoutes } from './http/sync.routes.js';
 import { ImportService } from './services/import.service.js';
-import { SnippetImporter } from './services/snippet-importer.js';
-import { ImportStagingRepository } from './store/import-staging.repository.js';
+import { importerFor } from './services/import-file.js';
 import { importRoutes } from './http/import.routes.js';
 import { MAX_IMPORT_BYTES } from '@adam/contracts';
 import { WorkerService } from './services/worker.service.js';
@@ -196,18 +195,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     limits: opts.uploadLimits,
   });
-  const importer = new SnippetImporter({
-    db,
-    snippets: repos.snippets,
-    sources: repos.sources,
-    staging: new ImportStagingRepository(db),
-    index,
-    engine,
-    settings: () => settings.get('processing'),
-    bus,
-    log,
-    dir: path.join(config.dataDir, 'imports'),
-  });
+  const importer = importerFor(core, config.dataDir);
   // The job queue and the services built on it; no job runs before startQueue below.
   const crawlFrontier = new CrawlFrontierRepository(db);
   const queue = createQueue({

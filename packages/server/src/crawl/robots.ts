@@ -1,4 +1,5 @@
 import { globFromParts, globLength, globMatches, type Glob } from './glob.js';
+import { HEX, hexValue } from './percent.js';
 
 /**
  * robots.txt as RFC 9309 reads it, from hostile text, without regular expressions.
@@ -78,15 +79,6 @@ function leadingToken(value: string): string {
     end++;
   }
   return value.slice(0, end).toLowerCase();
-}
-
-const HEX = '0123456789ABCDEF';
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
 }
 
 function encodeChar(ch: string): string {

@@ -18,6 +18,7 @@
  *   the same page, the page's canonical link or its content hash makes them one source. Guessing
  *   would merge pages that differ (`/api` and `/api/` often do).
  */
+import { HEX, hexValue } from './percent.js';
 
 export const URL_MAX_LENGTH = 2_048;
 
@@ -48,15 +49,6 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   'wickedid',
 ]);
 const TRACKING_PREFIX = 'utm_';
-
-const HEX = '0123456789ABCDEF';
-
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
 
 function isUnreserved(c: number): boolean {
   return (

@@ -7,6 +7,24 @@ import { Unprocessable } from '../lib/errors.js';
 import { ImportStagingRepository } from '../store/import-staging.repository.js';
 import { SnippetImporter } from './snippet-importer.js';
 
+/** The importer of a data directory's store and index (the server's, or the CLI's). */
+export function importerFor(core: Core, dataDir: string): SnippetImporter {
+  const { db, repos, bus, log } = core;
+  const { index, engine, settings } = core.services;
+  return new SnippetImporter({
+    db,
+    snippets: repos.snippets,
+    sources: repos.sources,
+    staging: new ImportStagingRepository(db),
+    index,
+    engine,
+    settings: () => settings.get('processing'),
+    bus,
+    log,
+    dir: path.join(dataDir, 'imports'),
+  });
+}
+
 /**
  * `adam import FILE`: the import of POST /snippets/import run in this process on a data
  * directory no server uses (the caller holds its lock). The same checks (any bad line refuses
@@ -18,21 +36,9 @@ export async function importFileHere(
   file: string,
   onProgress: (stage: string) => void = () => {},
 ): Promise<ImportResult> {
-  const { db, repos, bus, log } = core;
-  const { index, engine, settings } = core.services;
-  await index.ready;
-  const importer = new SnippetImporter({
-    db,
-    snippets: repos.snippets,
-    sources: repos.sources,
-    staging: new ImportStagingRepository(db),
-    index,
-    engine,
-    settings: () => settings.get('processing'),
-    bus,
-    log,
-    dir: path.join(config.dataDir, 'imports'),
-  });
+  const { repos, bus, log } = core;
+  await core.services.index.ready;
+  const importer = importerFor(core, config.dataDir);
   await importer.undoAbandoned();
   const plan = await importer.plan(file);
   if (plan.tooMany)
