@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { INGEST_OPTIONS, JobStatus } from './jobs.js';
+import { SyncCounts } from './syncs.js';
 
 /** Which links a crawl follows: the start URLs' hosts, those hosts and their subdomains, or a path prefix. */
 export const CRAWL_SCOPES = ['host', 'domain', 'prefix'] as const;
@@ -180,3 +181,48 @@ export const DEFAULT_CRAWLER_SETTINGS: CrawlerSettings = {
   min_delay_ms: 1000,
   max_backoff_ms: 60_000,
 };
+
+// --- Keeping a crawl fresh (sync_crawl) ---------------------------------------------------------
+
+// A crawl is named by the id of the crawl_site job that first ran it (CrawlJobParams).
+
+/** Where one sync of a crawl is: running, completed, or stopped (its job ended before its end). */
+export const CRAWL_SYNC_OUTCOMES = ['running', 'completed', 'stopped'] as const;
+
+/** One sync of a crawl: its pages' counts summed (pages added, changed, unchanged, removed, failed). */
+export const CrawlSync = SyncCounts.extend({
+  id: z.number().int(),
+  crawl_id: z.number().int(),
+  job_id: z.number().int().nullable(),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  outcome: z.enum(CRAWL_SYNC_OUTCOMES),
+  error: z.string().nullable(),
+});
+export type CrawlSync = z.infer<typeof CrawlSync>;
+
+export const CrawlSyncList = z.object({ syncs: z.array(CrawlSync) });
+export type CrawlSyncList = z.infer<typeof CrawlSyncList>;
+
+export const CrawlSyncListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
+
+/** A crawl kept fresh: its schedule and pages (what PUT .../schedule answers). */
+export const CrawlDefinition = z.object({
+  id: z.number().int(),
+  start_urls: z.array(z.string()),
+  schedule: z.string(),
+  next_sync_at: z.string().nullable(),
+  last_sync_at: z.string().nullable(),
+  /** Pages the crawl holds now (web sources). */
+  pages: z.number().int().min(0),
+  last_sync: CrawlSync.nullable(),
+});
+export type CrawlDefinition = z.infer<typeof CrawlDefinition>;
+
+export const CrawlSyncNowResponse = z.object({
+  job_id: z.number().int(),
+  crawl_id: z.number().int(),
+});
+export type CrawlSyncNowResponse = z.infer<typeof CrawlSyncNowResponse>;

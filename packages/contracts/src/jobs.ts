@@ -18,6 +18,7 @@ export const JOB_TYPES = [
   'sync_sources',
   'import_snippets',
   'crawl_site',
+  'sync_crawl',
 ] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 

@@ -13,7 +13,13 @@
  *
  * The reference, in the same run: the same pages as a plain list through process_urls on a
  * second fresh server (no robots, no politeness, max_concurrent_scrapes lanes).
+ *
+ * The gaps are also taken on the sending side, as undici writes each request (its
+ * 'undici:client:sendHeaders' channel, not the crawler's own hook): on a loaded machine the
+ * fixture's thread can be held off the CPU while two requests sent the delay apart wait for it,
+ * and it then logs them together.
  */
+import diagnostics from 'node:diagnostics_channel';
 import type { Job } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -54,6 +60,12 @@ async function timed(adam: Adam, create: () => Job): Promise<{ job: Job; ms: num
 }
 
 // The crawl
+const sentAt: number[] = [];
+const onSendHeaders = (message: unknown) => {
+  const { request } = message as { request: { origin: string } };
+  if (request.origin === site.url) sentAt.push(performance.now());
+};
+diagnostics.subscribe('undici:client:sendHeaders', onSendHeaders);
 const crawlServer = await server();
 const crawler = crawlServer.adam.services.settings.update('crawler', {
   min_delay_ms: DELAY_MS,
@@ -72,6 +84,7 @@ const crawl = await timed(crawlServer.adam, () =>
     },
   }),
 );
+diagnostics.unsubscribe('undici:client:sendHeaders', onSendHeaders);
 const log = (await site.log()).main;
 const crawlStats = crawl.job.stats.crawl as { fetched: number; stored: number };
 await crawlServer.adam.app.close();
@@ -95,6 +108,8 @@ const starts = log.requests.map((r) => r.start).sort((a, b) => a - b);
 const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
 const sortedGaps = [...gaps].sort((a, b) => a - b);
 const under = gaps.filter((g) => g < DELAY_MS).length;
+const sentGaps = sentAt.slice(1).map((t, i) => t - sentAt[i]!);
+const sentUnder = sentGaps.filter((g) => g < DELAY_MS).length;
 table(
   ['run', 'status', 'pages fetched', 'stored', 'time', 'pages/s'],
   [
@@ -123,6 +138,12 @@ console.log(
     `redirect hops included); gaps under the delay: ${under} of ${gaps.length}, 5th ` +
     `percentile gap ${(sortedGaps[Math.floor(gaps.length * 0.05)] ?? 0).toFixed(1)} ms`,
 );
+console.log(
+  `sent (undici sendHeaders): ${sentAt.length} requests, shortest gap ` +
+    `${Math.min(...sentGaps).toFixed(1)} ms, gaps under the delay: ${sentUnder} of ${sentGaps.length}`,
+);
+if (crawl.job.status !== 'completed')
+  console.log(`crawl ended ${crawl.job.status}: ${JSON.stringify(crawl.job.errors.slice(-2))}`);
 if (list.job.status !== 'completed')
   console.log(`reference ended ${list.job.status}: ${JSON.stringify(list.job.errors.slice(0, 2))}`);
 footer(benchStarted);

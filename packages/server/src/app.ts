@@ -1,6 +1,8 @@
 import { CrawlFrontierRepository } from './store/crawl-frontier.repository.js';
 import { CrawlService } from './services/crawl.service.js';
 import { crawlRoutes } from './http/crawl.routes.js';
+import { CrawlSyncService } from './services/crawl-sync.service.js';
+import { CrawlSyncRepository } from './store/crawl-sync.repository.js';
 import path from 'node:path';
 import type { UploadLimits } from '@adam/contracts';
 import { DocumentProcessor } from './documents/document-processor.js';
@@ -110,6 +112,7 @@ export interface Adam {
     embeddingSwitch: EmbeddingSwitchService;
     metricsSampler: MetricsSamplerService;
     sourceSyncs: SourceSyncService;
+    crawlSyncs: CrawlSyncService;
     syncScheduler: SyncScheduler;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
@@ -160,7 +163,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jobs?: JobService;
     embeddingSwitch?: EmbeddingSwitchService;
     sourceSyncs?: SourceSyncService;
+    crawlSyncs?: CrawlSyncService;
   } = {};
+  const crawlSyncsOf = () => {
+    if (!built.crawlSyncs) throw new Error('the crawl syncs are not built yet');
+    return built.crawlSyncs;
+  };
   const modelsRoot = path.join(config.dataDir, 'models');
   const models = new ModelService({
     models: new ModelRepository(db),
@@ -219,6 +227,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         imports: importer,
         documents,
         crawlFrontier,
+        crawlSyncs: {
+          state: (crawlId, jobId) => crawlSyncsOf().state(crawlId, jobId),
+          record: (crawlId, r, job, language) => crawlSyncsOf().record(crawlId, r, job, language),
+        },
       },
       settings: () => settings.get('processing'),
       rules: () => rules.forMatching(),
@@ -252,7 +264,24 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
   });
   built.sourceSyncs = sourceSyncs;
-  const syncScheduler = new SyncScheduler({ targets: [sourceSyncs], log, now: opts.now });
+  const crawlSyncs = new CrawlSyncService({
+    crawls: new CrawlSyncRepository(db),
+    sourceSyncRepo: new SourceSyncRepository(db),
+    sourceSyncs,
+    sources: repos.sources,
+    ingestion: core.services.ingestion,
+    jobRows: repos.jobs,
+    jobs,
+    bus,
+    log,
+    now: opts.now,
+  });
+  built.crawlSyncs = crawlSyncs;
+  const syncScheduler = new SyncScheduler({
+    targets: [sourceSyncs, crawlSyncs],
+    log,
+    now: opts.now,
+  });
   const crawls = new CrawlService({
     jobs,
     frontier: crawlFrontier,
@@ -368,7 +397,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(backupRoutes(backups));
       await api.register(jobRoutes(jobs, sources, workers));
       await api.register(syncRoutes(sourceSyncs));
-      await api.register(crawlRoutes(crawls));
+      await api.register(crawlRoutes(crawls, crawlSyncs));
       await api.register(maintenanceRoutes(maintenance, jobs));
       await api.register(analyticsRoutes({ analytics, activity, jobs }));
       await api.register(modelRoutes(models));
@@ -469,6 +498,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       embeddingSwitch,
       metricsSampler,
       sourceSyncs,
+      crawlSyncs,
       syncScheduler,
     },
     reconciled,

@@ -109,6 +109,17 @@ const SCENARIOS: Record<JobType, Scenario> = {
       },
     }),
   },
+  // Syncs the crawl crawl_site ran: its one page unchanged, nothing stored.
+  sync_crawl: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const crawl = s.adam.db
+        .prepare("SELECT id FROM jobs WHERE type = 'crawl_site' ORDER BY id DESC LIMIT 1")
+        .pluck()
+        .get() as number;
+      return s.adam.services.crawlSyncs.syncNow(crawl).job_id;
+    },
+  },
   // Last, so the counts above hold: an uploaded Markdown file, put where the upload route puts it (the server's data dir: a
   // server job in both modes).
   process_documents: {

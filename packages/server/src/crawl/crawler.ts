@@ -8,8 +8,10 @@ import { isFetchError } from '../scraping/fetch-error.js';
 import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
 import { fetchUrl } from '../scraping/url-fetch.js';
 import type { FetchResult, SafeFetcher } from '../scraping/safe-fetcher.js';
+import { validatorsOf, type Validators } from '../scraping/page-validators.js';
 import type { WorkContext } from '../jobs/define-job.js';
 import { eachLimited } from '../jobs/process-urls.job.js';
+import { syncOne, type SyncTarget, type SyncWork } from '../jobs/sync-sources.job.js';
 import { HostScheduler, type Clock } from './host-scheduler.js';
 import { parseRobots, robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
 import { compilePatterns, inScope, type CrawlScope } from './scope.js';
@@ -51,7 +53,7 @@ export interface PageOutcome {
   /** A request was made for it (robots skips make none). */
   fetched: boolean;
   /** Kept pages: what the server stores, as the URL it was fetched at. */
-  page?: { title: string | null; analysis: AnalyzeResult };
+  page?: { title: string | null; analysis: AnalyzeResult; validators?: Validators };
   /** Failed pages: the job error entry. */
   error?: { type: string; error: string; message: string };
 }
@@ -62,6 +64,30 @@ export interface CrawlResult {
   found: FoundUrl[];
   /** The URL requested when it redirected to `page.url`: recorded as a duplicate of it. */
   alias?: { url: string; detail: string };
+  /**
+   * A crawl's sync (sync_crawl): what re-fetching one of its known pages found, and whether the
+   * sitemaps list it (only when they were read in full: else undefined).
+   */
+  synced?: { work: SyncWork; in_sitemap?: boolean };
+  /** A crawl's sync: the last result, sent once every page was visited. */
+  finished?: true;
+}
+
+/** A known page of a crawl being synced: its validators and segment keys, where it sits. */
+export interface SyncPage extends SyncTarget {
+  depth: number;
+  /** Listed by the sitemaps at the last complete read: leaving them counts as missing. */
+  in_sitemap: boolean;
+}
+
+/** What a crawl's sync starts from (sync_crawl's resume state). */
+export interface CrawlSyncState {
+  /** The pages this sync re-fetches (it holds their sources). */
+  pages: SyncPage[];
+  /** URLs the crawl knows and does not fetch: its other pages, and pages it fetched and skipped. */
+  known: string[];
+  /** Text hashes of the crawl's pages: a new URL with the same text is a duplicate. */
+  hashes: string[];
 }
 
 /** The recorded frontier a resumed run starts from: [url, depth, status, fetched, hash]. */
@@ -128,24 +154,35 @@ export class Crawler {
   private readonly pattern: (url: string) => 'ok' | 'pattern';
   private readonly maxKnown: number;
   private fetches = 0;
+  /** Sitemap entries seen in this run (a sync counts its known pages that left them). */
+  private readonly listed = new Set<string>();
+  private sitemapsRead = 0;
+  /** A sitemap could not be read in full (not a 404/410): absences do not count this run. */
+  private sitemapTrouble = false;
   /**
    * The safe fetcher with our user agent and the job's signal. Each hop goes out when the
-   * scheduler allows: the first holds the slot `acquire` gave, a redirect hop waits for its
-   * host's delay like any request (the fetcher awaits the guard before each hop).
+   * scheduler allows: the first holds the start `acquire` gave, a redirect hop waits for its
+   * host's delay like any request (the fetcher awaits the guard before each hop). Each start
+   * counts from the moment the fetcher really sends the request (`onSend`).
    */
   private readonly polite: Pick<SafeFetcher, 'fetch'> = {
-    fetch: (url, init = {}) => {
+    fetch: async (url, init = {}) => {
       let hops = 0;
-      return this.wctx.fetcher.fetch(url, {
-        ...init,
-        userAgent: this.plan.crawler.user_agent,
-        ...(this.wctx.signal && { signal: this.wctx.signal }),
-        guard: async (hop) => {
-          await init.guard?.(hop);
-          if (hops++ === 0) this.sched.touch(hop.host);
-          else await this.sched.hop(hop.host, this.wctx.signal);
-        },
-      });
+      const unsentHops: (() => void)[] = [];
+      try {
+        return await this.wctx.fetcher.fetch(url, {
+          ...init,
+          userAgent: this.plan.crawler.user_agent,
+          ...(this.wctx.signal && { signal: this.wctx.signal }),
+          guard: async (hop) => {
+            await init.guard?.(hop);
+            if (hops++ > 0) unsentHops.push(await this.sched.hop(hop.host, this.wctx.signal));
+          },
+          onSend: (hop) => this.sched.sent(hop.host),
+        });
+      } finally {
+        for (const giveUp of unsentHops) giveUp();
+      }
     },
   };
 
@@ -153,6 +190,8 @@ export class Crawler {
     private readonly plan: CrawlPlan,
     private readonly wctx: WorkContext<CrawlResult>,
     clock?: Clock,
+    /** Set for a crawl's sync: its known pages are re-fetched conditionally, not crawled anew. */
+    private readonly sync?: CrawlSyncState,
   ) {
     const c = plan.crawler;
     this.sched = new HostScheduler({
@@ -168,8 +207,92 @@ export class Crawler {
   }
 
   async run(): Promise<void> {
+    if (this.sync) return this.runSync(this.sync);
     const resumed = this.restore();
     if (!resumed) await this.seed();
+    await this.crawlPending();
+  }
+
+  /**
+   * A crawl's sync: the start URLs and sitemaps read again; each known page re-fetched with its
+   * validators (syncOne: a 304 or the same body costs that request only, a changed page embeds
+   * its new segments only, and its links are followed); a known page that left sitemaps read in
+   * full is reported missing without a request; new URLs crawled as in a first crawl.
+   */
+  private async runSync(state: CrawlSyncState): Promise<void> {
+    for (const url of state.known) this.known.add(url);
+    for (const p of state.pages) this.known.add(p.url);
+    for (const h of state.hashes) this.hashes.add(h);
+    // max_pages bounds the crawl's size: its pages count.
+    this.fetches = state.pages.length + state.known.length;
+    await this.seed();
+    const complete = this.plan.use_sitemaps && this.sitemapsRead > 0 && !this.sitemapTrouble;
+    await eachLimited(
+      state.pages,
+      this.wctx.settings.max_concurrent_scrapes,
+      () => this.wctx.shouldStop(),
+      (page) => this.syncPage(page, complete),
+    );
+    await this.crawlPending();
+    if (!(await this.wctx.shouldStop()))
+      await this.wctx.emit({ page: null, found: [], finished: true });
+  }
+
+  private async syncPage(p: SyncPage, complete: boolean): Promise<void> {
+    const in_sitemap = complete ? this.listed.has(p.url) : undefined;
+    const emit = (work: SyncWork, found: FoundUrl[] = []) =>
+      this.wctx.emit({ page: null, found, synced: { work, ...(complete && { in_sitemap }) } });
+    const { source_id, url } = p;
+    if (complete && p.in_sitemap && !in_sitemap) {
+      const reason = 'no longer listed in the sitemaps';
+      return emit({ source_id, url, outcome: 'missing', status: 0, reason });
+    }
+    const robots = await this.robotsFor(new URL(url).origin);
+    if (!robots.allowed(robotsPath(url))) {
+      // Kept as it is: robots.txt may change back, and it says nothing of the page being gone.
+      const message = 'Disallowed by robots.txt now: its old content is kept';
+      return emit({
+        source_id,
+        url,
+        outcome: 'failed',
+        error: { type: 'robots', error: 'robots', message },
+      });
+    }
+    const host = new URL(url).host;
+    const release = await this.sched.acquire(host, this.wctx.signal).catch(() => null);
+    if (!release) return;
+    let work: SyncWork;
+    try {
+      work = await syncOne(
+        { engine: this.wctx.engine, fetcher: this.polite, signal: this.wctx.signal },
+        p,
+        this.wctx.rules,
+        this.wctx.settings,
+        this.plan.language,
+        { links: true },
+      );
+    } finally {
+      release();
+    }
+    if (this.wctx.signal?.aborted) return;
+    const found: FoundUrl[] = [];
+    if (work.outcome === 'changed') {
+      const { links = [], ...changed } = work;
+      work = changed;
+      if (p.depth < this.plan.max_depth) {
+        for (const link of links.slice(0, MAX_LINKS_PER_PAGE)) {
+          const key = normaliseUrl(link, url);
+          const f = key ? this.classify(key, p.depth + 1, url) : null;
+          if (f) found.push(f);
+        }
+        for (const f of found) if (f.status === 'pending') this.queue(f);
+      }
+    }
+    await emit(work, found);
+  }
+
+  /** Visits the queued URLs breadth-first until none is left, max_pages is reached, or a stop. */
+  private async crawlPending(): Promise<void> {
     while (!(await this.wctx.shouldStop())) {
       const depths = [...this.pending.keys()].filter((d) => this.pending.get(d)!.length);
       if (!depths.length) return;
@@ -215,6 +338,7 @@ export class Crawler {
     }
     if (this.plan.use_sitemaps) {
       for (const loc of await this.sitemapUrls()) {
+        this.listed.add(loc);
         const f = this.classify(loc, 0, null);
         if (f) found.push({ ...f, detail: f.detail ?? 'Listed in a sitemap' });
       }
@@ -270,8 +394,11 @@ export class Crawler {
         if (parsed.kind === 'index') {
           if (!todo.includes(key)) todo.push(key);
         } else if (locs.length < limit) locs.push(key);
+        else this.sitemapTrouble = true;
       }
+      if (parsed.truncated) this.sitemapTrouble = true;
     }
+    if (todo.length > MAX_SITEMAP_FILES) this.sitemapTrouble = true;
     return locs;
   }
 
@@ -285,12 +412,16 @@ export class Crawler {
         accept: 'application/xml,text/xml;q=0.9,*/*;q=0.5',
         guard: denyGuard(this.wctx.rules),
       });
-    } catch {
+    } catch (e) {
+      // No sitemap there is common; anything else means this run's listing may be incomplete.
+      const status = isFetchError(e, 'http_status') ? e.upstreamStatus : null;
+      if (status !== 404 && status !== 410) this.sitemapTrouble = true;
       return null;
     } finally {
       release();
     }
     try {
+      this.sitemapsRead++;
       // Parsed (and inflated, bounded) on an engine thread under the task budget.
       return await this.wctx.engine.parseSitemap(
         new Uint8Array(res.body),
@@ -305,6 +436,7 @@ export class Crawler {
         },
       );
     } catch {
+      this.sitemapTrouble = true;
       return null;
     }
   }
@@ -478,7 +610,7 @@ export class Crawler {
           reason: null,
           detail: null,
           content_hash: hash,
-          page: { title: x.title || null, analysis },
+          page: { title: x.title || null, analysis, validators: validatorsOf(res) },
         },
         found,
         ...(alias && { alias }),

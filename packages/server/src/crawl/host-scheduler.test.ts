@@ -12,11 +12,18 @@ class FakeClock implements Clock {
     });
   /** Lets pending promises settle, then fires timers one by one until none is left. */
   async run(): Promise<void> {
+    return this.runUntil(Infinity);
+  }
+  /** Like run, firing only the timers due by `until`; the clock then reads `until`. */
+  async runUntil(until: number): Promise<void> {
     for (;;) {
       for (let i = 0; i < 20; i++) await Promise.resolve();
       await new Promise((r) => setImmediate(r));
-      if (!this.timers.length) return;
       this.timers.sort((a, b) => a.at - b.at);
+      if (!this.timers.length || this.timers[0]!.at > until) {
+        if (until !== Infinity) this.t = Math.max(this.t, until);
+        return;
+      }
       const next = this.timers.shift()!;
       this.t = Math.max(this.t, next.at);
       next.resolve();
@@ -37,6 +44,7 @@ async function simulate(
   let maxActive = 0;
   const all = Array.from({ length: n }, async () => {
     const release = await s.acquire(host);
+    s.sent(host);
     starts.push(clock.now());
     active++;
     maxActive = Math.max(maxActive, active);
@@ -84,6 +92,7 @@ describe('HostScheduler', () => {
     const clock = new FakeClock();
     const s = new HostScheduler({ concurrency: 1, minDelayMs: 10, maxBackoffMs: 30_000, clock });
     const release = await s.acquire('a.test');
+    s.sent('a.test');
     release();
     expect(s.backoff('a.test', '7')).toBe(7000);
     const before = clock.now();
@@ -111,6 +120,7 @@ describe('HostScheduler', () => {
     const starts: number[] = [];
     const reqs = [0, 1, 2].map(async () => {
       const release = await s.acquire('a.test');
+      s.sent('a.test');
       starts.push(clock.now() - t0);
       release();
     });
@@ -152,6 +162,7 @@ describe('HostScheduler.touch', () => {
     const clock = new FakeClock();
     const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
     const first = await s.acquire('a.test');
+    s.sent('a.test');
     const t0 = clock.now();
     clock.t += 60; // the hop goes out 60 ms after the fetch began
     s.touch('a.test');
@@ -167,8 +178,69 @@ describe('HostScheduler.hop', () => {
     const s = new HostScheduler({ concurrency: 1, minDelayMs: 100, maxBackoffMs: 60_000, clock });
     const t0 = clock.now();
     await s.acquire('a.test'); // the fetch's slot, held through its hops
+    s.sent('a.test');
     const hop = s.hop('a.test').then(() => clock.now() - t0);
     await clock.run();
     expect(await hop).toBe(100);
+  });
+});
+
+describe('HostScheduler.sent', () => {
+  it('spaces the next start from the moment the previous request was really sent', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    await s.acquire('a.test');
+    let second: number | null = null;
+    const next = s.acquire('a.test').then(() => (second = clock.now() - t0));
+    // A busy event loop holds the first request back: it goes out 250 ms after its release.
+    await clock.runUntil(t0 + 250);
+    expect(second).toBeNull();
+    s.sent('a.test');
+    await clock.run();
+    await next;
+    expect(second).toBe(350);
+  });
+
+  it('lets the next start go on when a request was never sent (its fetch failed first)', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    const first = await s.acquire('a.test');
+    const next = s.acquire('a.test').then(() => clock.now() - t0);
+    await clock.runUntil(t0 + 30);
+    first(); // e.g. refused by a deny rule before any request
+    await clock.run();
+    // Spaced from the grant still: a connection may have been tried.
+    expect(await next).toBe(100);
+  });
+
+  it('holds other starts while a redirect hop is unsent, and frees them when it is given up', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    const giveUp = await s.hop('a.test');
+    const next = s.acquire('a.test').then(() => clock.now() - t0);
+    await clock.runUntil(t0 + 500);
+    giveUp();
+    giveUp(); // harmless twice, and after a send
+    await clock.run();
+    expect(await next).toBe(500);
+  });
+
+  it('frees a start waiting on an unsent request when its signal aborts', async () => {
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    await s.acquire('a.test');
+    const ac = new AbortController();
+    const next = s.acquire('a.test', ac.signal);
+    await clock.runUntil(clock.now() + 200);
+    ac.abort(new Error('cancelled'));
+    await expect(next).rejects.toThrow('cancelled');
+    // Its slot was given back: a third request gets one once the first is sent.
+    s.sent('a.test');
+    const third = s.acquire('a.test');
+    await clock.run();
+    await expect(third).resolves.toBeTypeOf('function');
   });
 });

@@ -4,6 +4,12 @@
  * and after a 429 or 503 a pause honouring Retry-After (seconds or an HTTP date, capped at
  * `maxBackoffMs`), doubling from the delay when the site gives none. Time comes from an injected
  * clock so tests run on fake time.
+ *
+ * A start counts when the request actually goes out (`sent`, from the fetcher's send hook), not
+ * when the scheduler lets it go: a busy event loop can hold a released request back until the
+ * next one is released, and both would reach the site together. So once a start is granted, no
+ * other start to that host is granted before the first is sent (or given up) and the delay has
+ * passed since.
  */
 
 export interface Clock {
@@ -46,6 +52,10 @@ interface HostState {
   lastStartAt: number;
   /** No request starts before this (a 429/503 backoff). */
   pausedUntil: number;
+  /** The grant whose request has not gone out yet (0: none); it holds every other start. */
+  unsent: number;
+  /** Starts waiting for the unsent request to go out. */
+  sendWaiting: (() => void)[];
   /** 429/503 answers in a row (reset by any other answer). */
   failures: number;
   waiting: (() => void)[];
@@ -68,6 +78,7 @@ export function retryAfterMs(value: string | null | undefined, now: number): num
 export class HostScheduler {
   private readonly hosts = new Map<string, HostState>();
   private readonly clock: Clock;
+  private grants = 0;
 
   constructor(private readonly opts: HostSchedulerOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -82,6 +93,8 @@ export class HostScheduler {
         nextStartAt: 0,
         lastStartAt: -Infinity,
         pausedUntil: -Infinity,
+        unsent: 0,
+        sendWaiting: [],
         failures: 0,
         waiting: [],
       };
@@ -105,48 +118,23 @@ export class HostScheduler {
 
   /**
    * Waits for a free slot and the host's next start time; answers the release to call once
-   * the request ended (whatever its outcome).
+   * the request ended (whatever its outcome). The request must report its going out (`sent`).
    */
   async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
     const h = this.state(host);
-    while (h.active >= this.opts.concurrency) {
-      await new Promise<void>((resolve, reject) => {
-        const wake = () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          h.waiting = h.waiting.filter((w) => w !== wake);
-          reject(signal!.reason as Error);
-        };
-        if (signal?.aborted) return reject(signal.reason as Error);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        h.waiting.push(wake);
-      });
-    }
+    while (h.active >= this.opts.concurrency) await this.wait(h.waiting, signal);
     h.active++;
     let released = false;
+    let grant = 0;
     const release = () => {
       if (released) return;
       released = true;
+      this.giveUp(h, grant);
       h.active--;
       h.waiting.shift()?.();
     };
     try {
-      // The start is claimed at once (no other request can take it meanwhile). On waking, the
-      // rule is checked again against what happened meanwhile (a redirect hop, a late start, a
-      // longer Crawl-delay, a backoff): if it no longer holds, the request claims anew.
-      for (;;) {
-        const startAt = Math.max(this.clock.now(), h.nextStartAt, this.earliest(h));
-        h.nextStartAt = startAt + h.delayMs;
-        const wait = startAt - this.clock.now();
-        if (wait > 0) await this.clock.sleep(wait, signal);
-        const now = this.clock.now();
-        if (now < this.earliest(h)) continue;
-        h.lastStartAt = now;
-        h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
-        break;
-      }
+      grant = await this.claim(h, signal);
     } catch (e) {
       release();
       throw e;
@@ -173,8 +161,8 @@ export class HostScheduler {
   }
 
   /**
-   * A request to the host went out just now outside `acquire` (a redirect hop of a fetch): the
-   * next start is counted from it.
+   * A request to the host went out just now outside `acquire` (or its answer came, when the
+   * connection took long): the next start is counted from it.
    */
   touch(host: string): void {
     const h = this.state(host);
@@ -184,20 +172,77 @@ export class HostScheduler {
   }
 
   /**
-   * Waits until a request to the host may start, without a slot of its own: a redirect hop of a
-   * fetch that holds one (possibly on another host). The start counts like any other.
+   * The granted request to the host went out just now (its headers were written): the next
+   * start is counted from this moment, and the starts held for it may go on.
    */
-  async hop(host: string, signal?: AbortSignal): Promise<void> {
+  sent(host: string): void {
     const h = this.state(host);
+    this.touch(host);
+    this.giveUp(h, h.unsent);
+  }
+
+  /**
+   * Waits until a request to the host may start, without a slot of its own: a redirect hop of a
+   * fetch that holds one (possibly on another host). The start counts like any other; answers
+   * the function to call if the hop never went out (its fetch failed before), harmless after.
+   */
+  async hop(host: string, signal?: AbortSignal): Promise<() => void> {
+    const h = this.state(host);
+    const grant = await this.claim(h, signal);
+    return () => this.giveUp(h, grant);
+  }
+
+  /**
+   * Claims the host's next start and waits for it. The start is claimed at once (no other
+   * request can take it meanwhile). On waking, the rule is checked again against what happened
+   * meanwhile (a request not yet sent, a redirect hop, a late start, a longer Crawl-delay, a
+   * backoff): if it no longer holds, the request claims anew. Answers the grant, unsent.
+   */
+  private async claim(h: HostState, signal?: AbortSignal): Promise<number> {
     for (;;) {
-      const wait = this.earliest(h) - this.clock.now();
+      if (h.unsent) {
+        await this.wait(h.sendWaiting, signal);
+        continue;
+      }
+      const startAt = Math.max(this.clock.now(), h.nextStartAt, this.earliest(h));
+      h.nextStartAt = startAt + h.delayMs;
+      const wait = startAt - this.clock.now();
       if (wait > 0) await this.clock.sleep(wait, signal);
       const now = this.clock.now();
-      if (now < this.earliest(h)) continue;
+      if (h.unsent || now < this.earliest(h)) continue;
       h.lastStartAt = now;
       h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
-      return;
+      h.unsent = ++this.grants;
+      return h.unsent;
     }
+  }
+
+  /**
+   * The grant's request went out or never will: the starts held for it may go on (from its
+   * grant time at the earliest, kept in lastStartAt: a connection may have been tried).
+   */
+  private giveUp(h: HostState, grant: number): void {
+    if (!grant || h.unsent !== grant) return;
+    h.unsent = 0;
+    for (const wake of h.sendWaiting.splice(0)) wake();
+  }
+
+  /** Waits until `queue`'s turn comes (a slot freed, a request sent), or the signal aborts. */
+  private wait(queue: (() => void)[], signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const wake = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const i = queue.indexOf(wake);
+        if (i >= 0) queue.splice(i, 1);
+        reject(signal!.reason as Error);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      queue.push(wake);
+    });
   }
 
   /** The earliest time a request may start now. */

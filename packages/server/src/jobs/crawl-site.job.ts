@@ -35,7 +35,7 @@ import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-
 import { defineJob, stoppedOutcome, type JobContext, type RecordDeps } from './define-job.js';
 import { statsWith } from './ingest-stats.js';
 
-const CrawlSiteInput = z.object({
+export const CrawlSiteInput = z.object({
   start_urls: z.array(z.string()).min(1),
   scope: z.enum(CRAWL_SCOPES).default('host'),
   max_depth: z.number().int().min(0).default(3),
@@ -216,6 +216,7 @@ export const crawlSiteJob = defineJob<Input, CrawlResult>({
           job_id: jobId,
           status: 'ok',
           error: null,
+          ...(outcome.page.validators && { validators: outcome.page.validators }),
         });
         extra = statsWith(ctx, ingest, null);
       }

@@ -11,6 +11,7 @@ import type { JobRow } from '../store/job.repository.js';
 import type { ModelInstaller } from './install-model.job.js';
 import type { DocumentProcessor } from '../documents/document-processor.js';
 import type { SourceSyncRecorder } from './sync-sources.job.js';
+import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import type { SnippetImporter } from '../services/snippet-importer.js';
 
 /** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
@@ -64,6 +65,8 @@ export interface RecordDeps {
   imports?: SnippetImporter;
   /** Applies a re-fetched source's result (sync_sources); absent in unit fakes. */
   syncs?: SourceSyncRecorder;
+  /** Applies a crawl's sync results (sync_crawl); absent in unit fakes. */
+  crawlSyncs?: CrawlSyncRecorder;
 }
 
 /** The working half's view of its job, the same in the server and in an `adam worker`. */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { isFetchError } from '../scraping/fetch-error.js';
 import { isTaskTimeout } from '../engine/task-deadline.js';
+import { validatorsOf, type Validators } from '../scraping/page-validators.js';
 import { domainOf, type ScrapingRuleLike } from '../scraping/rules.js';
 import { fetchUrl } from '../scraping/url-fetch.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
@@ -17,12 +18,19 @@ export type ProcessUrlsInput = z.output<typeof ProcessUrlsInput>;
 
 /** What processing one URL produced, as it travels from a worker to the server. */
 export type UrlWork =
-  | { url: string; ok: true; title: string | null; analysis: AnalyzeResult }
+  | {
+      url: string;
+      ok: true;
+      title: string | null;
+      analysis: AnalyzeResult;
+      /** The page's ETag, Last-Modified and body hash: its first sync is a conditional request. */
+      validators?: Validators;
+    }
   | { url: string; ok: false; error: { type: string; error: string; message: string } };
 
 type WireUrlWork =
   | Exclude<UrlWork, { ok: true }>
-  | { url: string; ok: true; title: string | null; analysis: WireAnalysis };
+  | (Omit<Extract<UrlWork, { ok: true }>, 'analysis'> & { analysis: WireAnalysis });
 
 /**
  * Working half for one URL: fetch under the rules, extract, analyse, each engine task under the
@@ -37,17 +45,20 @@ async function workUrl(
 ): Promise<UrlWork> {
   const signal = deps.signal;
   try {
+    let validators: Validators | undefined;
     const page = await fetchUrl(
       deps.fetcher,
       url,
       rules,
       null,
-      (res, rule) =>
-        deps.engine.extract(res, rule, { timeoutS: settings.task_timeout_seconds, signal }),
+      (res, rule) => {
+        validators = validatorsOf(res);
+        return deps.engine.extract(res, rule, { timeoutS: settings.task_timeout_seconds, signal });
+      },
       signal,
     );
     const analysis = await deps.engine.analyze(page.content, language, settings, { signal });
-    return { url, ok: true, title: page.title || null, analysis };
+    return { url, ok: true, title: page.title || null, analysis, validators };
   } catch (e) {
     const err = e as Error;
     return {
@@ -142,6 +153,7 @@ export const processUrlsJob = defineJob<ProcessUrlsInput, UrlWork>({
         job_id: ctx.job.id,
         status: 'ok',
         error: null,
+        ...(work.validators && { validators: work.validators }),
       });
       const warning =
         r.segments_created === 0 && r.duplicates === 0

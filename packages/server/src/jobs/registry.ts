@@ -8,6 +8,7 @@ import { processUrlsJob } from './process-urls.job.js';
 import { rebuildIndexJob } from './rebuild-index.job.js';
 import { saveSegmentsJob } from './save-segments.job.js';
 import { switchEmbedderJob } from './switch-embedder.job.js';
+import { syncCrawlJob } from './sync-crawl.job.js';
 import { syncSourcesJob } from './sync-sources.job.js';
 
 /** Every job type and its one definition; both queue drivers run them from here. */
@@ -22,6 +23,8 @@ export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
   import_snippets: importSnippetsJob,
   crawl_site: crawlSiteJob,
   process_documents: processDocumentsJob,
+  // After crawl_site: job-drivers.test.ts syncs the crawl it ran.
+  sync_crawl: syncCrawlJob,
 };
 
 const ALL_TYPES = Object.keys(JOB_REGISTRY) as JobType[];

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import type { ProcessingSettings } from '@adam/contracts';
+import type { ProcessingSettings, SyncCounts, SyncOutcome } from '@adam/contracts';
 import { z } from 'zod';
 import { isTaskTimeout } from '../engine/task-deadline.js';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
 import { assertRuleAllowsFetch, ruleMode } from '../scraping/extract.js';
 import { isFetchError } from '../scraping/fetch-error.js';
+import { validatorsOf, type Validators } from '../scraping/page-validators.js';
 import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import type { JobRow } from '../store/job.repository.js';
@@ -37,12 +37,7 @@ const SyncSourcesInput = z.object({
 });
 export type SyncSourcesInput = z.output<typeof SyncSourcesInput>;
 
-/** What a page answered, for the next conditional request. */
-export interface Validators {
-  etag: string | null;
-  last_modified: string | null;
-  content_hash: string | null;
-}
+export type { Validators };
 
 /** What re-fetching one source found, as it travels from a worker to the server. */
 export type SyncWork =
@@ -54,8 +49,18 @@ export type SyncWork =
       validators: Validators;
       title: string | null;
       analysis: AnalyzeResult;
+      /** The page's links, when asked (a crawl's sync follows those of a changed page). */
+      links?: string[];
     }
-  | { source_id: number; url: string; outcome: 'missing'; status: number }
+  | {
+      source_id: number;
+      url: string;
+      outcome: 'missing';
+      /** The HTTP status that said so (404, 410), or 0 when the page left the crawl's sitemaps. */
+      status: number;
+      /** Why it counts as missing, when not an HTTP status. */
+      reason?: string;
+    }
   | {
       source_id: number;
       url: string;
@@ -70,11 +75,14 @@ export interface SyncRecorded {
   segments_added: number;
   /** The job's counts so far, summed over its syncs (the job's result); read when wanted. */
   totals: () => Record<string, number>;
+  /** What this source's sync was ('pruned': gone, its source deleted), and its counts. */
+  outcome?: SyncOutcome;
+  counts?: SyncCounts;
 }
 
 /** The server side of a sync (SourceSyncService): applies one source's result. */
 export interface SourceSyncRecorder {
-  record(work: SyncWork, job: JobRow): SyncRecorded;
+  record(work: SyncWork, job: JobRow, opts?: { quiet?: boolean }): SyncRecorded;
 }
 
 type WireSyncWork =
@@ -84,19 +92,20 @@ type WireSyncWork =
 /** Only these answers say a page is gone; anything else failing is transient. */
 const GONE_STATUSES = new Set([404, 410]);
 
-const bodyHash = (body: Buffer) => createHash('sha256').update(body).digest('hex');
-
 /**
  * Working half for one source: a conditional GET (ETag / Last-Modified); a 304 or a body of the
  * same hash is unchanged at the cost of that one request. A changed body is extracted and
  * analysed with the source's known segments, which are not embedded again. Never throws.
  */
 export async function syncOne(
-  deps: WorkDeps & { signal?: AbortSignal },
+  deps: { fetcher: Pick<WorkDeps['fetcher'], 'fetch'>; engine: WorkDeps['engine'] } & {
+    signal?: AbortSignal;
+  },
   target: SyncTarget,
   rules: readonly ScrapingRuleLike[],
   settings: ProcessingSettings,
   language: string,
+  opts: { links?: boolean } = {},
 ): Promise<SyncWork> {
   const { source_id, url } = target;
   const headers: Record<string, string> = {};
@@ -126,11 +135,7 @@ export async function syncOne(
       }
       throw e;
     }
-    const validators: Validators = {
-      etag: res.headers['etag'] ?? null,
-      last_modified: res.headers['last-modified'] ?? null,
-      content_hash: bodyHash(res.body),
-    };
+    const validators = validatorsOf(res);
     if (validators.content_hash === target.content_hash) {
       return { source_id, url, outcome: 'unchanged', validators };
     }
@@ -150,6 +155,7 @@ export async function syncOne(
       validators,
       title: page.title || null,
       analysis,
+      ...(opts.links && { links: (page as { links?: string[] }).links ?? [] }),
     };
   } catch (e) {
     const err = e as Error;

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ServerMessageFields, SyncCounts, SyncOutcome } from '@adam/contracts';
+import type { CrawlSync, ServerMessageFields, SyncCounts, SyncOutcome } from '@adam/contracts';
 
 /**
  * Every state change the console shows live; the WebSocket channel forwards those named like a
@@ -37,6 +37,8 @@ export interface BusEvents {
     counts: SyncCounts;
     error: string | null;
   };
+  /** A crawl synced by a sync_crawl job (see CrawlSyncService): its pages' counts summed. */
+  'crawl.synced': { crawl_id: number; job_id: number; sync: CrawlSync };
 }
 
 export type BusEventName = keyof BusEvents;

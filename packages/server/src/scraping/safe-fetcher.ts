@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import http from 'node:http';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import { withoutCredentials } from '../lib/url.js';
 import {
   addressRange,
@@ -42,6 +42,11 @@ interface FetchInit {
    * the hop waits for it (a crawler spaces its requests to a host there).
    */
   guard?: (url: URL) => void | Promise<void>;
+  /**
+   * Called as each hop's request goes out: when undici writes it on its connection, not when
+   * it is queued (a crawler counts the delay between two requests to a host from there).
+   */
+  onSend?: (url: URL) => void;
   /** Sent instead of the fetcher's own on every hop (the crawler's, from its settings). */
   userAgent?: string;
   /**
@@ -331,7 +336,7 @@ export class SafeFetcher {
       let res: UndiciResponse;
       try {
         res = await undiciRequest(current.href, {
-          dispatcher: agent,
+          dispatcher: init.onSend ? withSendHook(agent, () => init.onSend!(current)) : agent,
           method: 'GET',
           signal: opts.signal,
           headers,
@@ -596,6 +601,24 @@ function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+}
+
+/** The agent, calling `onSend` as a request is written on its connection (onRequestStart). */
+function withSendHook(agent: Agent, onSend: () => void): Dispatcher {
+  return agent.compose(
+    (dispatch) => (opts, handler) =>
+      dispatch(opts, {
+        onRequestStart: (controller, context) => {
+          onSend();
+          handler.onRequestStart?.(controller, context);
+        },
+        onRequestUpgrade: (...a) => handler.onRequestUpgrade?.(...a),
+        onResponseStart: (...a) => handler.onResponseStart?.(...a),
+        onResponseData: (...a) => handler.onResponseData?.(...a),
+        onResponseEnd: (...a) => handler.onResponseEnd?.(...a),
+        onResponseError: (...a) => handler.onResponseError?.(...a),
+      }),
+  );
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

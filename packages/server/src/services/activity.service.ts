@@ -1,6 +1,7 @@
 import type { RecentActivity } from '@adam/contracts';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
+import { crawlSyncSummary } from './crawl-sync-summary.js';
 import type { ActivityRepository, NewActivity } from '../store/activity.repository.js';
 
 /** The feed keeps this many items; older ones go. */
@@ -117,6 +118,14 @@ export class ActivityService {
           message: `Sync of ${e.url.slice(0, 200)}: ${what}`,
         });
       }),
+      bus.on('crawl.synced', (e) =>
+        this.add({
+          kind: 'sync',
+          level: e.sync.pages_failed > 0 ? 'warning' : 'success',
+          job_id: e.job_id,
+          message: `Sync of crawl ${e.crawl_id}: ${crawlSyncSummary(e.sync)}`,
+        }),
+      ),
       bus.on('settings.saved', (e) =>
         this.add({
           kind: 'settings',

@@ -164,11 +164,12 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
    * Applies one source's re-fetch; only the job that holds the source may change it. One
    * transaction: an unchanged page's few writes commit once (most of a re-sync's server time).
    */
-  record(work: SyncWork, job: JobRow): SyncRecorded {
-    return this.deps.syncs.atomically(() => this.recordNow(work, job));
+  record(work: SyncWork, job: JobRow, opts: { quiet?: boolean } = {}): SyncRecorded {
+    return this.deps.syncs.atomically(() => this.recordNow(work, job, opts.quiet ?? false));
   }
 
-  private recordNow(work: SyncWork, job: JobRow): SyncRecorded {
+  /** `quiet`: no activity line of its own (a crawl's sync writes one for all its pages). */
+  private recordNow(work: SyncWork, job: JobRow, quiet: boolean): SyncRecorded {
     const at = new Date(this.now()).toISOString();
     const started = job.started_at ?? at;
     const counts: SyncCounts = { ...ZERO };
@@ -208,7 +209,7 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
       } else {
         outcome = 'missing';
       }
-      error = `answered HTTP ${work.status} (${plural(missing, 'sync')} in a row)`;
+      error = `${work.reason ?? `answered HTTP ${work.status}`} (${plural(missing, 'sync')} in a row)`;
     } else {
       // Transient: the old content stays, and it never counts toward the prune.
       this.deps.syncs.markAttempt(source.id, at);
@@ -229,18 +230,22 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
       });
       if (outcome !== 'skipped') this.deps.syncs.releaseSource(source.id, job.id);
     }
-    this.deps.bus.emit('source.synced', {
-      source_id: source.id,
-      url: source.url,
-      job_id: job.id,
-      outcome,
-      counts,
-      error,
-    });
+    if (!quiet) {
+      this.deps.bus.emit('source.synced', {
+        source_id: source.id,
+        url: source.url,
+        job_id: job.id,
+        outcome,
+        counts,
+        error,
+      });
+    }
     return {
       failed: outcome === 'failed' ? (error ?? 'failed') : null,
       segments_added: counts.segments_added,
       totals: () => this.totals(job.id),
+      outcome,
+      counts,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { SourceKind } from '@adam/contracts';
+import type { Validators } from '../scraping/page-validators.js';
 import { prepared, type Db } from './db.js';
 import { NEXT_SOURCE_ID } from './id-floor.repository.js';
 
@@ -41,19 +42,33 @@ export class SourceRepository {
     error: string | null;
     /** Set on the first record only: a URL's kind never changes. Default 'web'. */
     kind?: SourceKind;
+    /** The page's answer as fetched (ETag, Last-Modified, body hash): its first sync is conditional. */
+    validators?: Validators;
   }): void {
     const now = new Date().toISOString();
+    const { validators: v, ...row } = r;
     prepared(
       this.db,
-      `INSERT INTO sources (id, url, kind, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at)
-         VALUES (${NEXT_SOURCE_ID}, @url, @kind, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now)
+      `INSERT INTO sources (id, url, kind, domain, title, language, segments_count, last_job_id, last_status, last_error, created_at, updated_at, etag, last_modified, content_hash)
+         VALUES (${NEXT_SOURCE_ID}, @url, @kind, @domain, @title, @language, @segments, @job_id, @status, @error, @now, @now, @etag, @last_modified, @content_hash)
          ON CONFLICT(url) DO UPDATE SET
            title = COALESCE(excluded.title, sources.title),
            language = COALESCE(excluded.language, sources.language),
            segments_count = sources.segments_count + excluded.segments_count,
            last_job_id = excluded.last_job_id, last_status = excluded.last_status,
-           last_error = excluded.last_error, updated_at = excluded.updated_at`,
-    ).run({ ...r, kind: r.kind ?? 'web', now });
+           last_error = excluded.last_error, updated_at = excluded.updated_at,
+           etag = IIF(@fetched, excluded.etag, sources.etag),
+           last_modified = IIF(@fetched, excluded.last_modified, sources.last_modified),
+           content_hash = IIF(@fetched, excluded.content_hash, sources.content_hash)`,
+    ).run({
+      ...row,
+      kind: r.kind ?? 'web',
+      now,
+      fetched: v ? 1 : 0,
+      etag: v?.etag ?? null,
+      last_modified: v?.last_modified ?? null,
+      content_hash: v?.content_hash ?? null,
+    });
   }
 
   list(

@@ -107,9 +107,21 @@ function headersFor(body: unknown): Record<string, string> {
   };
   const key = getApiKey();
   if (key) headers['X-API-Key'] = key;
-  // No content type without a body: Fastify rejects an empty body declared as JSON.
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // No content type without a body: Fastify rejects an empty body declared as JSON. A form's
+  // type carries its boundary, which only the browser knows: it sets it. A file says its own.
+  if (body instanceof Blob) {
+    if (body.type) headers['Content-Type'] = body.type;
+  } else if (body !== undefined && !(body instanceof FormData)) {
+    headers['Content-Type'] = 'application/json';
+  }
   return headers;
+}
+
+/** Forms (uploads) and files (imports) are sent as they are; anything else as JSON. */
+function encodeBody(body: unknown): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (body instanceof FormData || body instanceof Blob) return body;
+  return JSON.stringify(body);
 }
 
 /** The response body as JSON; a 204 or a non-JSON answer gives empty data (null). */
@@ -187,7 +199,7 @@ async function send<T>(
     response = await fetch(buildUrl(path, query), {
       method,
       headers: headersFor(body),
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: encodeBody(body),
       credentials: 'include',
       signal,
     });

@@ -103,6 +103,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Add Sources',
     agent: a1,
     group: 'sources',
+    params: ['tab'],
     component: screen(() => import('../features/sources/AddSourcesScreen'), 'AddSourcesScreen'),
   },
   {

@@ -7,6 +7,8 @@ export interface RecordedCall {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** The body as sent when it is not JSON text (a FormData, a Blob). */
+  rawBody: BodyInit | null | undefined;
   credentials: RequestCredentials | undefined;
 }
 
@@ -44,6 +46,7 @@ export function mockFetch(routes: Record<string, Route | Response>) {
       query,
       headers,
       body,
+      rawBody: typeof init.body === 'string' ? undefined : init.body,
       credentials: init.credentials,
     };
     calls.push(call);

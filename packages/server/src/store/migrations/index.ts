@@ -444,4 +444,54 @@ CREATE TRIGGER IF NOT EXISTS sources_id_floor AFTER DELETE ON sources
 END;
 `,
   },
+  {
+    id: 19,
+    name: 'crawl_syncs',
+    // Keeping a crawl fresh. A crawl (named by its first crawl_site job) keeps its plan (that
+    // job's input, so deleting the job keeps it), its schedule and the sync job holding it. Its
+    // pages: the sources it stored (a pruned source's row goes with it), plus URLs it fetched and
+    // skipped (duplicates, noindex…; source_id NULL) that a sync does not fetch again.
+    // in_sitemap: the page was listed by the last complete sitemap read (absence counts then).
+    sql: `
+CREATE TABLE IF NOT EXISTS crawls (
+  id INTEGER PRIMARY KEY,
+  plan TEXT NOT NULL,
+  schedule TEXT NOT NULL DEFAULT 'off',
+  next_sync_at TEXT,
+  last_sync_at TEXT,
+  sync_job_id INTEGER,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS crawls_next_sync ON crawls(next_sync_at) WHERE next_sync_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS crawl_pages (
+  crawl_id INTEGER NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+  url TEXT NOT NULL,
+  source_id INTEGER REFERENCES sources(id) ON DELETE CASCADE,
+  depth INTEGER NOT NULL DEFAULT 0,
+  text_hash TEXT,
+  in_sitemap INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (crawl_id, url)
+);
+CREATE INDEX IF NOT EXISTS crawl_pages_source ON crawl_pages(source_id) WHERE source_id IS NOT NULL;
+CREATE TABLE IF NOT EXISTS crawl_syncs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  crawl_id INTEGER NOT NULL REFERENCES crawls(id) ON DELETE CASCADE,
+  job_id INTEGER,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  outcome TEXT NOT NULL,
+  pages_added INTEGER NOT NULL DEFAULT 0,
+  pages_changed INTEGER NOT NULL DEFAULT 0,
+  pages_unchanged INTEGER NOT NULL DEFAULT 0,
+  pages_removed INTEGER NOT NULL DEFAULT 0,
+  pages_failed INTEGER NOT NULL DEFAULT 0,
+  segments_added INTEGER NOT NULL DEFAULT 0,
+  segments_kept INTEGER NOT NULL DEFAULT 0,
+  segments_removed INTEGER NOT NULL DEFAULT 0,
+  reembedded INTEGER NOT NULL DEFAULT 0,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS crawl_syncs_crawl ON crawl_syncs(crawl_id, id);
+`,
+  },
 ];

@@ -24,6 +24,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';
 import { useRealtime } from '../../lib/realtime/RealtimeProvider';
+import { FrontierModal } from './FrontierModal';
 import { JobErrorsModal } from './JobErrorsModal';
 import { JobTable, type JobTableHandlers } from './JobTable';
 import {
@@ -178,6 +179,7 @@ export function JobQueueScreen() {
   const [search, setSearch] = useState(params.get('job_id') ?? '');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [errorsOf, setErrorsOf] = useState<number | null>(null);
+  const [frontierOf, setFrontierOf] = useState<number | null>(null);
   const { connected } = useRealtime();
 
   const refetchMs = autoRefresh ? refreshSeconds * 1000 : false;
@@ -211,6 +213,7 @@ export function JobQueueScreen() {
           remove.mutate(job.id, { onSuccess: () => toast.success(`Job ${job.id} deleted`) }),
       }),
     onViewErrors: (job: Job) => setErrorsOf(job.id),
+    onViewFrontier: (job: Job) => setFrontierOf(job.id),
   };
 
   const onCancelPending = () =>
@@ -322,6 +325,7 @@ export function JobQueueScreen() {
       </Paper>
 
       <JobErrorsModal jobId={errorsOf} onClose={() => setErrorsOf(null)} />
+      <FrontierModal jobId={frontierOf} onClose={() => setFrontierOf(null)} />
     </Stack>
   );
 }

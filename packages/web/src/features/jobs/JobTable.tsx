@@ -16,6 +16,7 @@ import {
   IconChevronDown,
   IconChevronRight,
   IconFileText,
+  IconListSearch,
   IconPlayerStop,
   IconRefresh,
   IconTrash,
@@ -23,6 +24,7 @@ import {
 import type { Job, JobPriority } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { formatDate, formatNumber } from '../../lib/format';
+import { CRAWL_JOB_TYPE, CrawlCounts, crawlProgressOf } from './CrawlCounts';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';
 import { jobActions } from './jobs.api';
 
@@ -37,6 +39,8 @@ export interface JobTableHandlers {
   onRelaunch: (job: Job, priority: JobPriority) => void;
   onDelete: (job: Job) => void;
   onViewErrors: (job: Job) => void;
+  /** A crawl's frontier; crawl rows offer it when given. */
+  onViewFrontier?: (job: Job) => void;
 }
 
 const endedAt = (job: Job) => job.completed_at ?? job.failed_at ?? job.cancelled_at;
@@ -160,6 +164,7 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
         <Table.Tbody>
           {jobs.map((job) => {
             const open = expanded.has(job.id);
+            const crawl = crawlProgressOf(job);
             return (
               <Fragment key={job.id}>
                 <Table.Tr data-testid={`job-row-${job.id}`}>
@@ -243,6 +248,33 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
                     <JobRowActions job={job} {...handlers} />
                   </Table.Td>
                 </Table.Tr>
+                {crawl || (job.type === CRAWL_JOB_TYPE && handlers.onViewFrontier) ? (
+                  <Table.Tr data-testid={`crawl-row-${job.id}`}>
+                    <Table.Td colSpan={COLUMNS} py={4}>
+                      <Group gap="md" pl="xl" wrap="nowrap">
+                        {crawl ? (
+                          <CrawlCounts crawl={crawl} />
+                        ) : (
+                          <Text size="xs" c="dimmed">
+                            No crawl figures yet
+                          </Text>
+                        )}
+                        {handlers.onViewFrontier ? (
+                          <Button
+                            variant="subtle"
+                            size="compact-xs"
+                            leftSection={<IconListSearch size={14} />}
+                            onClick={() => handlers.onViewFrontier?.(job)}
+                            aria-label={`Frontier of job ${job.id}`}
+                            ml="auto"
+                          >
+                            Frontier
+                          </Button>
+                        ) : null}
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : null}
                 {open ? (
                   <Table.Tr>
                     <Table.Td colSpan={COLUMNS}>

@@ -2,7 +2,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CancelPendingResponse,
+  CrawlSkipReason,
   DeletedResponse,
+  FrontierList,
+  FrontierStatus,
   Job,
   JobErrors,
   JobFindResponse,
@@ -257,5 +260,46 @@ export function useJobTabTotal(tab: JobTab, shown: boolean, refetchMs: number | 
     queryFn: ({ signal }) => fetchJobList(tab, { limit: shown ? undefined : 1, signal }),
     refetchInterval: refetchMs,
     select: (list: JobList) => list.total,
+  });
+}
+
+// --- A crawl's frontier (issue 24) -----------------------------------------------------------
+
+/** Frontier URLs per page of the modal. */
+export const FRONTIER_PER_PAGE = 50;
+
+export interface FrontierFilters {
+  status: FrontierStatus | null;
+  reason: CrawlSkipReason | null;
+  page: number;
+}
+
+export const crawlKeys = {
+  frontier: (jobId: number, f: FrontierFilters) =>
+    ['jobs', 'frontier', jobId, f.status, f.reason, f.page] as const,
+};
+
+export const fetchFrontier = logged(
+  'Crawl frontier',
+  (jobId: number, f: FrontierFilters, signal?: AbortSignal) =>
+    api.get<FrontierList>(`/sources/crawl/${jobId}/frontier`, {
+      query: { status: f.status, reason: f.reason, page: f.page, per_page: FRONTIER_PER_PAGE },
+      signal,
+      silent: true,
+    }),
+);
+
+/** `refetchMs`: polled while the crawl runs (its frontier moves without events), false after. */
+export function useCrawlFrontier(
+  jobId: number | null,
+  f: FrontierFilters,
+  refetchMs: number | false,
+) {
+  return useQuery({
+    queryKey: crawlKeys.frontier(jobId ?? -1, f),
+    queryFn: ({ signal }) => fetchFrontier(jobId as number, f, signal),
+    enabled: jobId !== null,
+    refetchInterval: refetchMs,
+    placeholderData: keepPreviousData,
   });
 }

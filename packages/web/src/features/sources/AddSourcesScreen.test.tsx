@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Job } from '@adam/contracts';
@@ -21,6 +21,9 @@ async function enterUrls(text: string) {
 }
 
 describe('Add Sources', () => {
+  // The screen loads lazily: compiled here, outside the first query's wait, on a busy machine.
+  beforeAll(() => import('./AddSourcesScreen'), 60_000);
+
   it('refuses an empty list with the spec message, without calling the server', async () => {
     const { callsTo } = mockFetch({ ...loggedIn() });
     renderApp(ADD);

@@ -1,52 +1,59 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import {
   Alert,
   Button,
   Grid,
   Group,
   List,
-  NumberInput,
   Paper,
-  Select,
   Stack,
+  Tabs,
   Text,
   Textarea,
 } from '@mantine/core';
-import { IconAlertTriangle, IconSend } from '@tabler/icons-react';
-import { SCORE_BOUNDS, SOURCE_LANGUAGES, type JobPriority } from '@adam/contracts';
+import {
+  IconAlertTriangle,
+  IconFileImport,
+  IconLink,
+  IconSend,
+  IconSpider,
+  IconUpload,
+} from '@tabler/icons-react';
 import { isApiError } from '../../api/client';
 import { EmptyState } from '../../components/QueryState';
 import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
+import { CrawlSiteForm } from './CrawlSiteForm';
 import { FollowedJobCard } from './FollowedJobCard';
+import { ImportSnippetsForm } from './ImportSnippetsForm';
 import { MESSAGES } from './messages';
+import {
+  readLines,
+  sourceOptionsBody,
+  SourceOptionsFields,
+  useSourceOptions,
+} from './SourceOptionsFields';
 import { useProcessSources } from './sources.api';
+import { UploadFilesForm } from './UploadFilesForm';
 
-type SourceLanguage = (typeof SOURCE_LANGUAGES)[number];
-
-const LANGUAGE_LABELS: Record<SourceLanguage, string> = {
-  auto: 'Auto-detect',
-  en: 'English',
-  fr: 'French',
-  es: 'Spanish',
-};
-/** The spec's order (spec 002 §9): normal, high, low. */
-const PRIORITIES: readonly JobPriority[] = ['normal', 'high', 'low'];
+/** The ways in, each a tab opened by `?tab=` (the URL list when absent or unknown). */
+const ADD_TABS = [
+  { value: 'urls', label: 'URL list', icon: IconLink },
+  { value: 'crawl', label: 'Crawl a site', icon: IconSpider },
+  { value: 'upload', label: 'Upload files', icon: IconUpload },
+  { value: 'import', label: 'Import', icon: IconFileImport },
+] as const;
+type AddTab = (typeof ADD_TABS)[number]['value'];
+const isAddTab = (v: string | null): v is AddTab => ADD_TABS.some((t) => t.value === v);
 
 /** Jobs kept on screen; older ones are still in the queue. */
 const FOLLOWED_MAX = 5;
 
 /** The URLs to send, one per non-blank line, trimmed, with the form line (1-based) each came from. */
 export function readUrlLines(text: string): { urls: string[]; lines: number[] } {
-  const urls: string[] = [];
-  const lines: number[] = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    const url = raw.trim();
-    if (!url) return;
-    urls.push(url);
-    lines.push(i + 1);
-  });
-  return { urls, lines };
+  const { values, lines } = readLines(text);
+  return { urls: values, lines };
 }
 
 /** `urls[3]` → the index 3, or null for another field. */
@@ -55,15 +62,12 @@ function urlIndex(field: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** Add Sources (spec 002 §2, §4, §5): URLs one per line, queued as one job followed live. */
-export function AddSourcesScreen() {
+/** The URL list (spec 002 §2, §5): URLs one per line, queued as one job. */
+function UrlListForm({ onQueued }: { onQueued: (jobId: number) => void }) {
   const [text, setText] = useState('');
-  const [minQuality, setMinQuality] = useState<number | string>('');
-  const [language, setLanguage] = useState<SourceLanguage>('auto');
-  const [priority, setPriority] = useState<JobPriority>('normal');
+  const [options, setOptions] = useSourceOptions();
   const [urlsError, setUrlsError] = useState<string | null>(null);
   const [lineErrors, setLineErrors] = useState<{ line: number | null; message: string }[]>([]);
-  const [followed, setFollowed] = useState<number[]>([]);
   const process = useProcessSources();
 
   const { urls, lines } = readUrlLines(text);
@@ -77,17 +81,10 @@ export function AddSourcesScreen() {
     }
     setUrlsError(null);
     process.mutate(
-      {
-        urls,
-        language,
-        min_quality: typeof minQuality === 'number' ? minQuality : undefined,
-        priority,
-      },
+      { urls, ...sourceOptionsBody(options) },
       {
         onSuccess: (r) => {
-          setFollowed((prev) =>
-            [r.job_id, ...prev.filter((id) => id !== r.job_id)].slice(0, FOLLOWED_MAX),
-          );
+          onQueued(r.job_id);
           setText('');
           toast.success(
             `Job ${r.job_id} queued with ${r.urls.length} URL${r.urls.length === 1 ? '' : 's'}`,
@@ -116,6 +113,83 @@ export function AddSourcesScreen() {
   };
 
   return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      noValidate
+    >
+      <Stack gap="md">
+        <Textarea
+          label="URLs"
+          description="One URL per line; blank lines are ignored."
+          placeholder={'https://example.org/article\nhttps://example.org/another'}
+          rows={10}
+          resize="vertical"
+          value={text}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            if (urlsError) setUrlsError(null);
+          }}
+          error={urlsError}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+        />
+        {lineErrors.some((e) => e.line !== null) ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle size={16} />}
+            title="Invalid URLs"
+            aria-label="Invalid URLs"
+          >
+            <List size="sm" spacing={2}>
+              {lineErrors.map((e, i) => (
+                <List.Item key={i}>
+                  {e.line !== null ? `Line ${e.line}: ` : ''}
+                  {e.message}
+                </List.Item>
+              ))}
+            </List>
+          </Alert>
+        ) : null}
+        <SourceOptionsFields value={options} onChange={setOptions} />
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed" className="tabular-nums">
+            {urls.length} URL{urls.length === 1 ? '' : 's'}
+          </Text>
+          <Button type="submit" leftSection={<IconSend size={16} />} loading={process.isPending}>
+            Process Sources
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Add Sources (spec 002 §2, §4, §5; issue 24): four ways in, each job followed live. */
+export function AddSourcesScreen() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: AddTab = isAddTab(requested) ? requested : 'urls';
+  const [followed, setFollowed] = useState<number[]>([]);
+  const follow = (jobId: number) =>
+    setFollowed((prev) => [jobId, ...prev.filter((id) => id !== jobId)].slice(0, FOLLOWED_MAX));
+
+  const selectTab = (next: string | null) => {
+    if (!isAddTab(next)) return;
+    setParams(
+      (prev) => {
+        const nextParams = new URLSearchParams(prev);
+        if (next === 'urls') nextParams.delete('tab');
+        else nextParams.set('tab', next);
+        return nextParams;
+      },
+      { replace: true },
+    );
+  };
+
+  return (
     <Stack gap="lg">
       <PageHeader
         title="Add Sources"
@@ -124,91 +198,27 @@ export function AddSourcesScreen() {
       <Grid gap="lg" align="flex-start">
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Paper withBorder radius="md" p="md">
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                submit();
-              }}
-              noValidate
-            >
-              <Stack gap="md">
-                <Textarea
-                  label="URLs"
-                  description="One URL per line; blank lines are ignored."
-                  placeholder={'https://example.org/article\nhttps://example.org/another'}
-                  rows={10}
-                  resize="vertical"
-                  value={text}
-                  onChange={(e) => {
-                    setText(e.currentTarget.value);
-                    if (urlsError) setUrlsError(null);
-                  }}
-                  error={urlsError}
-                  styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-                />
-                {lineErrors.some((e) => e.line !== null) ? (
-                  <Alert
-                    color="red"
-                    variant="light"
-                    icon={<IconAlertTriangle size={16} />}
-                    title="Invalid URLs"
-                    aria-label="Invalid URLs"
-                  >
-                    <List size="sm" spacing={2}>
-                      {lineErrors.map((e, i) => (
-                        <List.Item key={i}>
-                          {e.line !== null ? `Line ${e.line}: ` : ''}
-                          {e.message}
-                        </List.Item>
-                      ))}
-                    </List>
-                  </Alert>
-                ) : null}
-                <Group grow align="flex-end">
-                  <NumberInput
-                    label="Min quality"
-                    description="0 to 1, optional"
-                    min={SCORE_BOUNDS.min}
-                    max={SCORE_BOUNDS.max}
-                    step={0.1}
-                    decimalScale={2}
-                    allowNegative={false}
-                    clampBehavior="strict"
-                    value={minQuality}
-                    onChange={setMinQuality}
-                    placeholder="Default"
-                  />
-                  <Select
-                    label="Language"
-                    description="auto keeps every language"
-                    data={SOURCE_LANGUAGES.map((l) => ({ value: l, label: LANGUAGE_LABELS[l] }))}
-                    value={language}
-                    onChange={(v) => v && setLanguage(v as SourceLanguage)}
-                    allowDeselect={false}
-                  />
-                  <Select
-                    label="Priority"
-                    description="High runs first"
-                    data={PRIORITIES.map((p) => ({ value: p, label: p }))}
-                    value={priority}
-                    onChange={(v) => v && setPriority(v as JobPriority)}
-                    allowDeselect={false}
-                  />
-                </Group>
-                <Group justify="space-between">
-                  <Text size="sm" c="dimmed" className="tabular-nums">
-                    {urls.length} URL{urls.length === 1 ? '' : 's'}
-                  </Text>
-                  <Button
-                    type="submit"
-                    leftSection={<IconSend size={16} />}
-                    loading={process.isPending}
-                  >
-                    Process Sources
-                  </Button>
-                </Group>
-              </Stack>
-            </form>
+            <Tabs value={tab} onChange={selectTab}>
+              <Tabs.List mb="md">
+                {ADD_TABS.map((t) => (
+                  <Tabs.Tab key={t.value} value={t.value} leftSection={<t.icon size={16} />}>
+                    {t.label}
+                  </Tabs.Tab>
+                ))}
+              </Tabs.List>
+              <Tabs.Panel value="urls">
+                <UrlListForm onQueued={follow} />
+              </Tabs.Panel>
+              <Tabs.Panel value="crawl">
+                <CrawlSiteForm onQueued={follow} />
+              </Tabs.Panel>
+              <Tabs.Panel value="upload">
+                <UploadFilesForm onQueued={follow} />
+              </Tabs.Panel>
+              <Tabs.Panel value="import">
+                <ImportSnippetsForm onQueued={follow} />
+              </Tabs.Panel>
+            </Tabs>
           </Paper>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 5 }}>

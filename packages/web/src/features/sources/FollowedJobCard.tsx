@@ -9,6 +9,8 @@ import { formatNumber } from '../../lib/format';
 import { useRealtimeEvent } from '../../lib/realtime/RealtimeProvider';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from '../jobs/JobBadges';
 import { isFinalStatus, useJob } from '../jobs/jobs.api';
+import { crawlProgressOf } from '../jobs/CrawlCounts';
+import { CrawlProgress } from './CrawlProgress';
 import { MESSAGES } from './messages';
 
 function Figure({ label, value }: { label: string; value: number | undefined }) {
@@ -36,6 +38,8 @@ export function FollowedJobCard({ jobId, onDismiss }: { jobId: number; onDismiss
   useRealtimeEvent('job_failed', (m) => {
     if (m.job_id === jobId && typeof m.error === 'string') setFailReason(m.error);
   });
+
+  const crawl = job ? crawlProgressOf(job) : null;
 
   const announced = useRef(false);
   useEffect(() => {
@@ -74,6 +78,7 @@ export function FollowedJobCard({ jobId, onDismiss }: { jobId: number; onDismiss
       ) : (
         <Stack gap="sm">
           <JobProgress job={job} size="md" />
+          {crawl ? <CrawlProgress progress={crawl} /> : null}
           <SimpleGrid cols={4} spacing="xs">
             <Figure label="URLs" value={job.stats.urls_total ?? job.urls.length} />
             <Figure label="Done" value={job.stats.urls_done} />

@@ -143,3 +143,219 @@ describe('Manage Sources', () => {
     expect(consoleError).toHaveBeenCalledWith('Source list failed', expect.anything());
   });
 });
+
+describe('Manage Sources: keeping sources fresh (issue 24)', () => {
+  const lastSync = {
+    job_id: 41,
+    outcome: 'changed' as const,
+    ended_at: new Date(Date.now() - 3 * 3600_000 - 60_000).toISOString(),
+    error: null,
+    pages_added: 0,
+    pages_changed: 1,
+    pages_unchanged: 0,
+    pages_removed: 0,
+    pages_failed: 0,
+    segments_added: 3,
+    segments_kept: 9,
+    segments_removed: 2,
+    reembedded: 3,
+  };
+
+  it('shows kind, schedule, last sync with its counts, and next sync; files cannot be synced', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({
+        sources: [
+          makeSource({
+            id: 1,
+            schedule: 'daily',
+            last_sync_at: lastSync.ended_at,
+            next_sync_at: new Date(Date.now() + 2 * 3600_000 + 300_000).toISOString(),
+            missing_count: 1,
+            last_sync: lastSync,
+          }),
+          makeSource({ id: 2, kind: 'file', url: 'upload://report.pdf' }),
+        ],
+        total: 2,
+      }),
+    });
+    renderApp(MANAGE);
+    const row = await screen.findByTestId('source-row-1');
+    expect(within(row).getByTestId('source-kind')).toHaveTextContent('web');
+    expect(within(row).getByTestId('source-schedule')).toHaveTextContent('daily');
+    const last = within(row).getByTestId('source-last-sync');
+    expect(last).toHaveTextContent('changed');
+    expect(last).toHaveTextContent('3 h ago');
+    expect(last).toHaveTextContent('missing ×1');
+    expect(
+      within(row).getByLabelText(
+        'Last sync changed: Pages: 0 added, 1 changed, 0 unchanged, 0 removed, 0 failed; ' +
+          'Segments: 3 added, 9 kept, 2 removed, 3 re-embedded',
+      ),
+    ).toBeInTheDocument();
+    expect(within(row).getByTestId('source-next-sync')).toHaveTextContent('in 2 h');
+    expect(within(row).getByRole('button', { name: `Sync now ${makeSource().url}` })).toBeEnabled();
+
+    const file = screen.getByTestId('source-row-2');
+    expect(within(file).getByTestId('source-kind')).toHaveTextContent('file');
+    expect(within(file).getByText('Never')).toBeInTheDocument();
+    expect(
+      within(file).getByRole('button', { name: 'Sync now upload://report.pdf' }),
+    ).toBeDisabled();
+    expect(
+      within(file).getByRole('button', { name: 'Schedule of upload://report.pdf' }),
+    ).toBeDisabled();
+  });
+
+  it('posts Sync now, says which job it queued, and shows a 409 detail as a toast', async () => {
+    let answer = json({ job_id: 77, source_ids: [1] });
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({ sources: [makeSource({ id: 1 })], total: 1 }),
+      'POST /sources/1/sync': () => answer,
+    });
+    renderApp(MANAGE);
+    const u = userEvent.setup();
+    const button = await screen.findByRole('button', { name: `Sync now ${makeSource().url}` });
+    await u.click(button);
+    expect(
+      await screen.findByText(`Sync of ${makeSource().url} queued as job 77`),
+    ).toBeInTheDocument();
+    expect(callsTo('POST', '/sources/1/sync')).toHaveLength(1);
+
+    answer = json({ detail: 'Source 1 is already being synced by job 77' }, 409);
+    await u.click(button);
+    expect(
+      await screen.findByText('Source 1 is already being synced by job 77'),
+    ).toBeInTheDocument();
+    expect(callsTo('POST', '/sources/1/sync')).toHaveLength(2);
+  });
+
+  it('sets a cron schedule and shows the server’s 422 under the input', async () => {
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({ sources: [makeSource({ id: 1 })], total: 1 }),
+      'PUT /sources/1/schedule': (call) =>
+        (call.body as { schedule: string }).schedule === '61 * * * *'
+          ? json(
+              {
+                detail:
+                  "'61 * * * *' is not a valid cron expression: Constraint error, got value 61 expected range 0-59",
+              },
+              422,
+            )
+          : json(makeSource({ id: 1, schedule: '*/30 * * * *' })),
+    });
+    renderApp(MANAGE);
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: `Schedule of ${makeSource().url}` }));
+    const dialog = await screen.findByRole('dialog');
+    await u.click(within(dialog).getByRole('combobox', { name: 'Schedule' }));
+    await u.click(await screen.findByRole('option', { name: 'cron expression' }));
+    const cron = within(dialog).getByRole('textbox', { name: /Cron expression/ });
+    await u.type(cron, '61 * * * *');
+    await u.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    expect(
+      await within(dialog).findByText(
+        "'61 * * * *' is not a valid cron expression: Constraint error, got value 61 expected range 0-59",
+      ),
+    ).toBeInTheDocument();
+    expect(cron).toHaveAttribute('aria-invalid', 'true');
+
+    await u.clear(cron);
+    await u.type(cron, '*/30 * * * *');
+    await u.click(within(dialog).getByRole('button', { name: 'Save schedule' }));
+    expect(
+      await screen.findByText(`Schedule of ${makeSource().url} set to */30 * * * *`),
+    ).toBeInTheDocument();
+    expect(callsTo('PUT', '/sources/1/schedule').map((c) => c.body)).toEqual([
+      { schedule: '61 * * * *' },
+      { schedule: '*/30 * * * *' },
+    ]);
+  });
+
+  it('lists a source’s sync history', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({ sources: [makeSource({ id: 1 })], total: 1 }),
+      'GET /sources/1/syncs': json({
+        syncs: [
+          {
+            ...lastSync,
+            id: 9,
+            source_id: 1,
+            started_at: '2026-03-02T08:00:00.000Z',
+            outcome: 'failed',
+            error: 'HTTP 503 Service Unavailable',
+          },
+        ],
+      }),
+    });
+    renderApp(MANAGE);
+    const u = userEvent.setup();
+    await u.click(
+      await screen.findByRole('button', { name: `Sync history of ${makeSource().url}` }),
+    );
+    const row = await screen.findByTestId('sync-row-9');
+    expect(row).toHaveTextContent('failed');
+    expect(row).toHaveTextContent('HTTP 503 Service Unavailable');
+    expect(row).toHaveTextContent('0 / 1 / 0 / 0 / 0');
+    expect(within(row).getByRole('link', { name: '#41' })).toHaveAttribute(
+      'href',
+      '/dashboard/sources/queue?job_id=41',
+    );
+  });
+
+  it('prunes missing pages only after the preview is confirmed, then refreshes the list', async () => {
+    const gone = 'https://bees.test/gone';
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({ sources: [makeSource({ id: 1 })], total: 1 }),
+      'GET /sources/prune/preview': json({
+        sources: 1,
+        snippets: 14,
+        threshold: 2,
+        candidates: [{ id: 8, url: gone, missing_count: 1, snippets: 14 }],
+      }),
+      'POST /sources/prune': json({
+        sources_deleted: 1,
+        snippets_deleted: 14,
+        vectors_deleted: 14,
+      }),
+    });
+    renderApp(MANAGE);
+    const u = userEvent.setup();
+    await screen.findByTestId('source-row-1');
+
+    await u.click(screen.getByRole('button', { name: 'Prune missing pages' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByTestId('prune-summary')).toHaveTextContent(
+      '1 source and their 14 snippets will be deleted',
+    );
+    expect(within(dialog).getByRole('table', { name: 'Pages to prune' })).toHaveTextContent(gone);
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(callsTo('POST', '/sources/prune')).toHaveLength(0);
+
+    await u.click(screen.getByRole('button', { name: 'Prune missing pages' }));
+    await waitFor(() => expect(callsTo('GET', '/sources/prune/preview')).toHaveLength(2));
+    const lists = callsTo('GET', '/sources/list').length;
+    await u.click(await screen.findByRole('button', { name: 'Prune 1 source' }));
+    expect(await screen.findByText('Pruned 1 source with 14 snippets')).toBeInTheDocument();
+    expect(callsTo('POST', '/sources/prune').map((c) => c.body)).toEqual([{ source_ids: [8] }]);
+    await waitFor(() => expect(callsTo('GET', '/sources/list').length).toBeGreaterThan(lists));
+  });
+
+  it('says so when there is nothing to prune', async () => {
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': json({ sources: [makeSource({ id: 1 })], total: 1 }),
+      'GET /sources/prune/preview': json({ sources: 0, snippets: 0, threshold: 2, candidates: [] }),
+    });
+    renderApp(MANAGE);
+    const u = userEvent.setup();
+    await screen.findByTestId('source-row-1');
+    await u.click(screen.getByRole('button', { name: 'Prune missing pages' }));
+    expect(await screen.findByText('Nothing to prune')).toBeInTheDocument();
+    expect(callsTo('POST', '/sources/prune')).toHaveLength(0);
+  });
+});

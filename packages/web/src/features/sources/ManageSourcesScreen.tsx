@@ -5,6 +5,7 @@ import {
   Anchor,
   Autocomplete,
   Badge,
+  Button,
   Group,
   Pagination,
   Paper,
@@ -15,7 +16,17 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconFileText, IconFilter, IconSearch, IconTrash, IconWorldCog } from '@tabler/icons-react';
+import {
+  IconCalendarTime,
+  IconFileText,
+  IconFilter,
+  IconHistory,
+  IconRefresh,
+  IconScissors,
+  IconSearch,
+  IconTrash,
+  IconWorldCog,
+} from '@tabler/icons-react';
 import type { Source } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
@@ -23,7 +34,11 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/QueryStat
 import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
 import { formatDate, formatNumber } from '../../lib/format';
-import { SOURCES_PER_PAGE, useDeleteSource, useSources } from './sources.api';
+import { PruneModal } from './PruneModal';
+import { ScheduleModal } from './ScheduleModal';
+import { KindBadge, SourceSyncTds } from './SourceSyncCells';
+import { SourceSyncsModal } from './SourceSyncsModal';
+import { SOURCES_PER_PAGE, useDeleteSource, useSources, useSyncSourceNow } from './sources.api';
 
 function StatusCell({ source }: { source: Source }) {
   if (!source.last_status) {
@@ -57,7 +72,13 @@ function StatusCell({ source }: { source: Source }) {
   );
 }
 
-/** Manage Sources (spec 002 §2, §7): search, domain filter, segments per source, delete with snippets. */
+/** Only web pages are fetched again: files and imports have nothing to sync from. */
+const syncable = (source: Source) => source.kind === 'web';
+
+/**
+ * Manage Sources (spec 002 §2, §7): search, domain filter, segments per source, delete with
+ * snippets; issue 24: kind, schedule, last and next sync, Sync now, history, prune.
+ */
 export function ManageSourcesScreen() {
   const [search, setSearch] = useState('');
   const [domain, setDomain] = useState('');
@@ -70,6 +91,10 @@ export function ManageSourcesScreen() {
     page,
   });
   const remove = useDeleteSource();
+  const syncNow = useSyncSourceNow();
+  const [scheduleOf, setScheduleOf] = useState<Source | null>(null);
+  const [historyOf, setHistoryOf] = useState<Source | null>(null);
+  const [pruning, setPruning] = useState(false);
 
   // Domains seen so far, to pick from (the filter still takes any text).
   const [seenDomains, setSeenDomains] = useState<string[]>([]);
@@ -112,6 +137,12 @@ export function ManageSourcesScreen() {
         }),
     });
 
+  // A 409 (a sync already waiting or running) is toasted with its detail by the client.
+  const onSyncNow = (source: Source) =>
+    syncNow.mutate(source.id, {
+      onSuccess: (r) => toast.success(`Sync of ${source.url} queued as job ${r.job_id}`),
+    });
+
   return (
     <Stack gap="lg">
       <PageHeader
@@ -147,6 +178,14 @@ export function ManageSourcesScreen() {
           <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
             {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
           </Text>
+          <Button
+            variant="light"
+            color="red"
+            leftSection={<IconScissors size={16} />}
+            onClick={() => setPruning(true)}
+          >
+            Prune missing pages
+          </Button>
         </Group>
 
         {isLoading ? (
@@ -175,7 +214,7 @@ export function ManageSourcesScreen() {
           />
         ) : (
           <Stack gap="md" opacity={isPlaceholderData ? 0.6 : 1}>
-            <Table.ScrollContainer minWidth={920} maxHeight={680}>
+            <Table.ScrollContainer minWidth={1320} maxHeight={680}>
               <Table
                 striped
                 highlightOnHover
@@ -186,10 +225,14 @@ export function ManageSourcesScreen() {
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>Source</Table.Th>
+                    <Table.Th>Kind</Table.Th>
                     <Table.Th>Domain</Table.Th>
                     <Table.Th>Language</Table.Th>
                     <Table.Th ta="right">Segments</Table.Th>
                     <Table.Th>Last status</Table.Th>
+                    <Table.Th>Schedule</Table.Th>
+                    <Table.Th>Last sync</Table.Th>
+                    <Table.Th>Next sync</Table.Th>
                     <Table.Th>Updated</Table.Th>
                     <Table.Th ta="right">Actions</Table.Th>
                   </Table.Tr>
@@ -216,6 +259,9 @@ export function ManageSourcesScreen() {
                         </Stack>
                       </Table.Td>
                       <Table.Td>
+                        <KindBadge kind={source.kind} />
+                      </Table.Td>
+                      <Table.Td>
                         <Anchor
                           component="button"
                           type="button"
@@ -240,6 +286,7 @@ export function ManageSourcesScreen() {
                       <Table.Td>
                         <StatusCell source={source} />
                       </Table.Td>
+                      <SourceSyncTds source={source} />
                       <Table.Td>
                         <Text size="xs" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
                           {formatDate(source.updated_at)}
@@ -247,6 +294,45 @@ export function ManageSourcesScreen() {
                       </Table.Td>
                       <Table.Td>
                         <Group gap={4} justify="flex-end" wrap="nowrap">
+                          <Tooltip
+                            label={syncable(source) ? 'Sync now' : 'Only web pages are synced'}
+                          >
+                            <ActionIcon
+                              variant="subtle"
+                              color="blue"
+                              aria-label={`Sync now ${source.url}`}
+                              disabled={!syncable(source)}
+                              loading={syncNow.isPending && syncNow.variables === source.id}
+                              onClick={() => onSyncNow(source)}
+                            >
+                              <IconRefresh size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip
+                            label={
+                              syncable(source) ? 'Sync schedule' : 'Only web pages have a schedule'
+                            }
+                          >
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`Schedule of ${source.url}`}
+                              disabled={!syncable(source)}
+                              onClick={() => setScheduleOf(source)}
+                            >
+                              <IconCalendarTime size={16} />
+                            </ActionIcon>
+                          </Tooltip>
+                          <Tooltip label="Sync history">
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`Sync history of ${source.url}`}
+                              onClick={() => setHistoryOf(source)}
+                            >
+                              <IconHistory size={16} />
+                            </ActionIcon>
+                          </Tooltip>
                           <Tooltip label="Browse its snippets">
                             <ActionIcon
                               component={Link}
@@ -299,6 +385,9 @@ export function ManageSourcesScreen() {
           </Stack>
         )}
       </Paper>
+      <ScheduleModal source={scheduleOf} onClose={() => setScheduleOf(null)} />
+      <SourceSyncsModal source={historyOf} onClose={() => setHistoryOf(null)} />
+      <PruneModal opened={pruning} onClose={() => setPruning(false)} />
     </Stack>
   );
 }

@@ -1,0 +1,61 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SafeFetcher } from './safe-fetcher.js';
+
+// What happened, in order: the fetcher's send hook and the server's arrivals share one list.
+const events: string[] = [];
+let server: http.Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    events.push(`arrived ${req.url}`);
+    if (req.url === '/a') res.writeHead(302, { location: '/b' }).end();
+    else res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+describe('SafeFetcher onSend', () => {
+  it('reports each hop as its request goes out, after its guard and before it arrives', async () => {
+    events.length = 0;
+    const fetcher = new SafeFetcher({ allow: [new URL(origin).host] });
+    try {
+      const res = await fetcher.fetch(`${origin}/a`, {
+        guard: (url) => void events.push(`guard ${url.pathname}`),
+        onSend: (url) => void events.push(`sent ${url.pathname}`),
+      });
+      expect(res.body.toString()).toBe('ok');
+      expect(events).toEqual([
+        'guard /a',
+        'sent /a',
+        'arrived /a',
+        'guard /b',
+        'sent /b',
+        'arrived /b',
+      ]);
+    } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('does not report a request its guard refused', async () => {
+    events.length = 0;
+    const fetcher = new SafeFetcher({ allow: [new URL(origin).host] });
+    try {
+      const refused = fetcher.fetch(`${origin}/b`, {
+        guard: () => {
+          throw new Error('denied');
+        },
+        onSend: (url) => void events.push(`sent ${url.pathname}`),
+      });
+      await expect(refused).rejects.toThrow('denied');
+      expect(events).toEqual([]);
+    } finally {
+      await fetcher.close();
+    }
+  });
+});

@@ -1,0 +1,16 @@
+import type { CrawlSync } from '@adam/contracts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The activity feed's words for a crawl's sync. */
+export function crawlSyncSummary(s: CrawlSync | undefined): string {
+  if (!s) return 'no record';
+  const pages = [
+    `${s.pages_added} added`,
+    `${s.pages_changed} changed`,
+    `${s.pages_unchanged} unchanged`,
+    `${s.pages_removed} removed`,
+    `${s.pages_failed} failed`,
+  ].join(', ');
+  return `pages ${pages}; ${plural(s.reembedded, 'segment')} embedded`;
+}

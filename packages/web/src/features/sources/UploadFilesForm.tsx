@@ -1,0 +1,239 @@
+import { useRef, useState } from 'react';
+import {
+  Alert,
+  Button,
+  CloseButton,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCloudUpload, IconUpload } from '@tabler/icons-react';
+import { DOCUMENT_EXTENSIONS, UPLOAD_LIMITS } from '@adam/contracts';
+import { toast } from '../../layout/toasts';
+import { formatBytes } from '../../lib/format';
+import { sourceOptionsBody, SourceOptionsFields, useSourceOptions } from './SourceOptionsFields';
+import { useUploadDocuments } from './sources.api';
+
+const EXTENSIONS = Object.values(DOCUMENT_EXTENSIONS).flat();
+const ACCEPT = EXTENSIONS.join(',');
+
+const extensionOf = (name: string) => {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+};
+
+/**
+ * The files that can join the chosen ones, and why each other cannot: the server's own limits
+ * (UPLOAD_LIMITS), checked before a byte is sent. The server checks the content again.
+ */
+export function checkUploadFiles(
+  chosen: readonly File[],
+  added: readonly File[],
+): { accepted: File[]; refused: string[] } {
+  const accepted: File[] = [];
+  const refused: string[] = [];
+  let total = chosen.reduce((sum, f) => sum + f.size, 0);
+  let count = chosen.length;
+  for (const file of added) {
+    if (chosen.some((f) => f.name === file.name && f.size === file.size)) continue;
+    if (!EXTENSIONS.includes(extensionOf(file.name))) {
+      refused.push(`${file.name}: not a PDF, DOCX, Markdown, HTML or text file`);
+    } else if (file.size > UPLOAD_LIMITS.max_file_bytes) {
+      refused.push(
+        `${file.name} is ${formatBytes(file.size)}: a file may be at most ${formatBytes(UPLOAD_LIMITS.max_file_bytes)}`,
+      );
+    } else if (file.size === 0) {
+      refused.push(`${file.name} is empty`);
+    } else if (count + 1 > UPLOAD_LIMITS.max_files) {
+      refused.push(`${file.name}: at most ${UPLOAD_LIMITS.max_files} files in one upload`);
+    } else if (total + file.size > UPLOAD_LIMITS.max_total_bytes) {
+      refused.push(
+        `${file.name}: one upload may hold at most ${formatBytes(UPLOAD_LIMITS.max_total_bytes)} in all`,
+      );
+    } else {
+      accepted.push(file);
+      count += 1;
+      total += file.size;
+    }
+  }
+  return { accepted, refused };
+}
+
+/** Add Sources, "Upload files" (issue 24): documents become file sources through one job. */
+export function UploadFilesForm({ onQueued }: { onQueued: (jobId: number) => void }) {
+  const [files, setFiles] = useState<File[]>([]);
+  const [refused, setRefused] = useState<string[]>([]);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [options, setOptions] = useSourceOptions();
+  const input = useRef<HTMLInputElement>(null);
+  const upload = useUploadDocuments();
+
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+
+  const add = (list: FileList | null) => {
+    if (!list) return;
+    const { accepted, refused: notAdded } = checkUploadFiles(files, Array.from(list));
+    setFiles((prev) => [...prev, ...accepted]);
+    setRefused(notAdded);
+    setServerError(null);
+  };
+
+  const submit = () => {
+    setServerError(null);
+    if (files.length === 0) {
+      setRefused(['Please choose at least one file']);
+      return;
+    }
+    upload.mutate(
+      { files, options: sourceOptionsBody(options) },
+      {
+        onSuccess: (r) => {
+          onQueued(r.job_id);
+          setFiles([]);
+          setRefused([]);
+          toast.success(
+            `Job ${r.job_id} queued with ${r.files.length} file${r.files.length === 1 ? '' : 's'}`,
+          );
+        },
+        onError: (error) => {
+          setServerError(error.message);
+          toast.error(`Upload refused: ${error.message}`);
+        },
+      },
+    );
+  };
+
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      noValidate
+    >
+      <Stack gap="md">
+        <Paper
+          withBorder
+          radius="md"
+          p="xl"
+          data-testid="upload-drop-zone"
+          style={{
+            borderStyle: 'dashed',
+            borderWidth: 2,
+            borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
+            background: dragging ? 'var(--mantine-primary-color-light)' : undefined,
+          }}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            setDragging(false);
+            add(e.dataTransfer.files);
+          }}
+        >
+          <Stack align="center" gap={6}>
+            <ThemeIcon size={44} radius="xl" variant="light">
+              <IconCloudUpload size={24} />
+            </ThemeIcon>
+            <Text fw={600}>Drop files here</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              PDF, DOCX, Markdown, HTML or plain text ({EXTENSIONS.join(' ')}).
+              <br />
+              Up to {UPLOAD_LIMITS.max_files} files, {formatBytes(UPLOAD_LIMITS.max_file_bytes)}{' '}
+              each, {formatBytes(UPLOAD_LIMITS.max_total_bytes)} in all; a PDF up to{' '}
+              {UPLOAD_LIMITS.max_pages.toLocaleString('en')} pages.
+            </Text>
+            <Button variant="light" size="xs" onClick={() => input.current?.click()}>
+              Choose files
+            </Button>
+            <input
+              ref={input}
+              type="file"
+              multiple
+              accept={ACCEPT}
+              aria-label="Files"
+              style={{ display: 'none' }}
+              onChange={(e) => {
+                add(e.currentTarget.files);
+                // The same file can be chosen again after being removed.
+                e.currentTarget.value = '';
+              }}
+            />
+          </Stack>
+        </Paper>
+        {refused.length > 0 ? (
+          <Alert
+            color="orange"
+            variant="light"
+            icon={<IconAlertTriangle size={16} />}
+            title="Not added"
+            aria-label="Files not added"
+          >
+            <List size="sm" spacing={2}>
+              {refused.map((r, i) => (
+                <List.Item key={i}>{r}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        ) : null}
+        {files.length > 0 ? (
+          <Table striped withTableBorder fz="sm" aria-label="Chosen files">
+            <Table.Tbody>
+              {files.map((f, i) => (
+                <Table.Tr key={`${f.name}-${i}`}>
+                  <Table.Td style={{ wordBreak: 'break-all' }}>{f.name}</Table.Td>
+                  <Table.Td ta="right" className="tabular-nums" w={100}>
+                    {formatBytes(f.size)}
+                  </Table.Td>
+                  <Table.Td w={40}>
+                    <CloseButton
+                      size="sm"
+                      aria-label={`Remove ${f.name}`}
+                      disabled={upload.isPending}
+                      onClick={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
+                    />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        ) : null}
+        <SourceOptionsFields value={options} onChange={setOptions} />
+        {serverError ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle size={16} />}
+            title="Upload refused"
+            aria-label="Upload refused"
+          >
+            {serverError}
+          </Alert>
+        ) : null}
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed" className="tabular-nums">
+            {upload.isPending
+              ? `Sending ${formatBytes(total)}…`
+              : `${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`}
+          </Text>
+          <Button
+            type="submit"
+            leftSection={<IconUpload size={16} />}
+            loading={upload.isPending}
+            disabled={files.length === 0}
+          >
+            Upload files
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
