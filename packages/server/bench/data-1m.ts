@@ -34,7 +34,7 @@ import { DEFAULT_PROCESSING_SETTINGS, THEMES } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
-import { textHash } from '../src/services/ingestion.service.js';
+import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
 import { INDEX_FORMAT, VectorIndex } from '../src/vector/vector-index.js';

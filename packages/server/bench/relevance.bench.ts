@@ -26,7 +26,7 @@ import { createLogger, LogSink } from '../src/logging.js';
 import { EventBus } from '../src/lib/event-bus.js';
 import { queryWords } from '../src/services/hybrid-search.js';
 import { IndexService } from '../src/services/index.service.js';
-import { textHash } from '../src/services/ingestion.service.js';
+import { textHash } from '../src/pipeline/segment-key.js';
 import { SnippetService } from '../src/services/snippet.service.js';
 import { openDatabase } from '../src/store/db.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';

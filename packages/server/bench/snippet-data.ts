@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { THEMES } from '@adam/contracts';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
-import { textHash } from '../src/services/ingestion.service.js';
+import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
 import {

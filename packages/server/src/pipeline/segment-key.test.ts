@@ -1,10 +1,9 @@
 import { DEFAULT_PROCESSING_SETTINGS } from '@adam/contracts';
 import { describe, expect, it } from 'vitest';
-import { textHash } from '../services/ingestion.service.js';
 import { hashEmbed } from './__fixtures__/hash-embed.js';
 import { EN } from './__fixtures__/paragraphs.js';
 import { analyzeText } from './analyze.js';
-import { SEGMENT_KEY_CHARS, segmentKey } from './segment-key.js';
+import { SEGMENT_KEY_CHARS, segmentKey, textHash } from './segment-key.js';
 
 const ARTICLE = [EN.physics, EN.software, EN.ethics, EN.history].join('\n\n');
 const settings = { ...DEFAULT_PROCESSING_SETTINGS, smart_segmentation: false };

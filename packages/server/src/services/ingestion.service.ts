@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { ProcessingSettings } from '@adam/contracts';
 import { BUILTIN_EMBEDDER_ID } from '../embedding/builtin-embedder.js';
 import type { Engine } from '../engine/engine.js';
 import type { Logger } from '../logging.js';
 import type { AnalyzeResult, Diagnostic } from '../pipeline/index.js';
+import { textHash } from '../pipeline/segment-key.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
 import { vectorToBlob, type IndexService } from './index.service.js';
@@ -33,12 +33,6 @@ export interface IngestResult {
   fallback_reason: string | null;
   diagnostics: Diagnostic[];
   counts: { before: number; after: number };
-}
-
-/** The key that makes two texts the same snippet: case, spacing and Unicode form do not count. */
-export function textHash(text: string): string {
-  const normal = text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
-  return createHash('sha256').update(normal).digest('hex');
 }
 
 /**

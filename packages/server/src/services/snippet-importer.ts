@@ -21,7 +21,7 @@ import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import { importLines } from './import-lines.js';
 import { blobToVector, vectorToBlob, type IndexService } from './index.service.js';
-import { textHash } from './ingestion.service.js';
+import { textHash } from '../pipeline/segment-key.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
 /** The name a received file gets: a random UUID, nothing from the request. */

@@ -23,7 +23,7 @@ import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import type { SourceSyncRepository } from '../store/source-sync.repository.js';
 import type { IngestionService } from './ingestion.service.js';
-import { textHash } from './ingestion.service.js';
+import { textHash } from '../pipeline/segment-key.js';
 import type { JobService } from './job.service.js';
 import type { SnippetDeleter } from './snippet-deleter.js';
 import { nextSyncAfter, normalizeSchedule, type SyncTargets } from './sync-scheduler.js';
