@@ -10,6 +10,14 @@ const schema: Migration[] = [
   { id: 1, name: 'rows', sql: 'CREATE TABLE rows (id INTEGER PRIMARY KEY, body BLOB NOT NULL)' },
 ];
 
+interface CheckpointRow {
+  busy: number;
+  log: number;
+  checkpointed: number;
+}
+
+const WAIT = { timeout: 20_000, interval: 5 };
+
 let dirs: string[] = [];
 let open: Db[] = [];
 
@@ -79,6 +87,67 @@ describe('WAL checkpoints off the main thread', () => {
     db.close();
     expect(fs.statSync(path.join(dir, 'adam.db-wal')).size).toBe(0);
     expect(rowsInMainFile(dir)).toBe(50);
+  });
+
+  it('never takes the writer lock or starts the WAL over under a transaction that has read', async () => {
+    // A server transaction reads, then writes. A RESTART/TRUNCATE on the thread's connection in
+    // between reset the WAL header, and the write failed at once with SQLITE_BUSY_SNAPSHOT
+    // ("database is locked", no busy_timeout applies to a transaction that already read).
+    const dir = fresh();
+    const db = openDatabase(dir, schema, {
+      checkpointOffThread: { intervalMs: 5, minWalBytes: 0 },
+    });
+    open.push(db);
+    const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
+    const count = db.prepare('SELECT COUNT(*) FROM rows').pluck();
+    const stats = checkpointStatsOf(db)!;
+    for (let i = 0; i < 100; i++) insert.run(Buffer.alloc(1024));
+    // All in one turn of the loop (no tick starts meanwhile): every frame copied by this
+    // connection, so the read below needs nothing from the WAL, which the thread could then reset.
+    let read: number | null = null;
+    while (read === null) {
+      insert.run(Buffer.alloc(1024));
+      const [own] = db.pragma('wal_checkpoint(PASSIVE)') as CheckpointRow[];
+      if (own!.busy === 0 && own!.checkpointed === own!.log) {
+        db.exec('BEGIN');
+        read = count.get() as number;
+      } else {
+        // the thread held the checkpoint lock: try again after its tick
+        const ticks = stats.ticks;
+        await vi.waitFor(() => expect(stats.ticks).toBeGreaterThan(ticks), WAIT);
+      }
+    }
+    const ticks = stats.ticks;
+    // Two ticks finished: at least one started while the transaction was open.
+    await vi.waitFor(() => expect(stats.ticks).toBeGreaterThanOrEqual(ticks + 2), WAIT);
+    expect(() => insert.run(Buffer.alloc(1024))).not.toThrow();
+    db.exec('COMMIT');
+    expect(count.get()).toBe(read + 1);
+    expect(stats.lastError).toBeNull();
+  });
+
+  it('keeps the -wal file within its limit once the WAL starts over', async () => {
+    const dir = fresh();
+    const limit = 64 * 1024;
+    const db = openDatabase(dir, schema, {
+      checkpointOffThread: { intervalMs: 5, minWalBytes: 0, walLimitBytes: limit },
+    });
+    open.push(db);
+    const insert = db.prepare('INSERT INTO rows (body) VALUES (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 1000; i++) insert.run(Buffer.alloc(2048));
+    })();
+    const wal = path.join(dir, 'adam.db-wal');
+    expect(fs.statSync(wal).size).toBeGreaterThan(2_000_000);
+    const stats = checkpointStatsOf(db)!;
+    await vi.waitFor(() => {
+      expect(stats.last!.log).toBeGreaterThan(0);
+      expect(stats.last!.checkpointed).toBe(stats.last!.log);
+    }, WAIT);
+    // The next commit writes from the start of the WAL and cuts the file back to the limit.
+    insert.run(Buffer.alloc(16));
+    expect(fs.statSync(wal).size).toBeLessThanOrEqual(limit);
+    expect(rowsInMainFile(dir)).toBe(1000);
   });
 
   it('keeps the automatic checkpoint for connections without the option', () => {

@@ -3,6 +3,13 @@
  * automatic checkpoint runs inside a commit on the event loop and its fsync holds the loop for
  * tens of ms; the server's connection turns that off (wal_autocheckpoint = 0) and this thread,
  * with its own connection to the same file, copies the WAL back into the database instead.
+ *
+ * PASSIVE only, never RESTART or TRUNCATE: those take the writer lock and reset the WAL header.
+ * A server transaction that has read and then writes does not wait on a busy handler: while this
+ * thread held the lock it failed at once with SQLITE_BUSY, and after a reset with
+ * SQLITE_BUSY_SNAPSHOT ("database is locked", a crawl failed so at 689 of 1,000 pages). The file
+ * is kept small by the server's connection instead (journal_size_limit, applied by the writer
+ * when it starts the WAL over after a complete checkpoint).
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
@@ -11,12 +18,10 @@ export interface CheckpointTask {
   dbFile: string;
   /** Below this WAL file size nothing is done. */
   minWalBytes: number;
-  /** Above this WAL file size, once everything is copied, the file is truncated to 0. */
-  truncateWalBytes: number;
 }
 
 export interface CheckpointResult {
-  mode: 'PASSIVE' | 'TRUNCATE';
+  mode: 'PASSIVE';
   /** 1 when the checkpoint could not finish (a reader or writer was in the way). */
   busy: number;
   /** Frames in the WAL, and how many of them are now in the database file. */
@@ -36,32 +41,20 @@ function walBytes(dbFile: string): number {
   }
 }
 
-function checkpoint(mode: CheckpointResult['mode'], bytes: number): CheckpointResult {
-  const row = db!.prepare(`PRAGMA wal_checkpoint(${mode})`).get() as Pick<
-    CheckpointResult,
-    'busy' | 'log' | 'checkpointed'
-  >;
-  return { mode, ...row, walBytes: bytes };
-}
-
 /** One tick: the checkpoints it ran (none while the WAL is small). */
 export function checkpointTick(task: CheckpointTask): CheckpointResult[] {
   const bytes = walBytes(task.dbFile);
   if (bytes <= task.minWalBytes) return [];
   if (!db) {
     db = new Database(task.dbFile, { fileMustExist: true });
-    // Never wait: a busy TRUNCATE holds the writer lock while it waits, so the server's writes
-    // would wait too. A busy checkpoint is simply tried again on the next tick.
+    // Never wait on a reader: what it holds back is copied on a later tick.
     db.pragma('busy_timeout = 0');
   }
-  const done = [checkpoint('PASSIVE', bytes)];
-  const r = done[0]!;
-  // A PASSIVE checkpoint leaves the file at its size (writers reuse it from the start); only a
-  // file grown past the cap, e.g. by a long reader, is cut back, once there is nothing to copy.
-  if (bytes > task.truncateWalBytes && r.busy === 0 && r.log === r.checkpointed) {
-    done.push(checkpoint('TRUNCATE', walBytes(task.dbFile)));
-  }
-  return done;
+  const row = db.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as Pick<
+    CheckpointResult,
+    'busy' | 'log' | 'checkpointed'
+  >;
+  return [{ mode: 'PASSIVE', ...row, walBytes: bytes }];
 }
 
 /** piscina's entry (a module needs a default export to be taken as a task module). */

@@ -30,16 +30,25 @@ export interface OpenOptions {
   checkpointOffThread?: boolean | Partial<CheckpointSettings>;
 }
 
-type CheckpointSettings = Omit<CheckpointTask, 'dbFile'> & { intervalMs: number };
+type CheckpointSettings = Omit<CheckpointTask, 'dbFile'> & {
+  intervalMs: number;
+  /**
+   * The -wal file's size on disk once the WAL starts over (journal_size_limit): this connection
+   * cuts it back when it writes from the start again after a complete checkpoint.
+   */
+  walLimitBytes: number;
+};
 
 const CHECKPOINT_DEFAULTS: CheckpointSettings = {
   intervalMs: 2_000,
   minWalBytes: 4 * 1024 * 1024,
-  truncateWalBytes: 64 * 1024 * 1024,
+  walLimitBytes: 16 * 1024 * 1024,
 };
 
 /** What the checkpoint thread of a database has done (tests wait on it). */
 export interface CheckpointStats {
+  /** Ticks the thread has finished, whether or not the WAL was big enough to checkpoint. */
+  ticks: number;
   runs: number;
   last: CheckpointResult | null;
   lastError: string | null;
@@ -73,15 +82,12 @@ export function openDatabase(
 
 function checkpointOffThread(db: Db, settings: CheckpointSettings): void {
   db.pragma('wal_autocheckpoint = 0');
-  const stats: CheckpointStats = { runs: 0, last: null, lastError: null };
+  db.pragma(`journal_size_limit = ${Math.floor(settings.walLimitBytes)}`);
+  const stats: CheckpointStats = { ticks: 0, runs: 0, last: null, lastError: null };
   checkpointStats.set(db, stats);
   // One thread (piscina, which runs the .ts worker under vitest and tsx as well as the .js).
   const pool = startPool('../store/checkpoint.worker');
-  const task: CheckpointTask = {
-    dbFile: db.name,
-    minWalBytes: settings.minWalBytes,
-    truncateWalBytes: settings.truncateWalBytes,
-  };
+  const task: CheckpointTask = { dbFile: db.name, minWalBytes: settings.minWalBytes };
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -90,6 +96,7 @@ function checkpointOffThread(db: Db, settings: CheckpointSettings): void {
       .run(task)
       .then(
         (done: CheckpointResult[]) => {
+          stats.ticks += 1;
           stats.runs += done.length;
           stats.last = done.at(-1) ?? stats.last;
         },
