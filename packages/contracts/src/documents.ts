@@ -31,6 +31,64 @@ export const UPLOAD_LIMITS = {
 } as const;
 export type UploadLimits = { readonly [K in keyof typeof UPLOAD_LIMITS]: number };
 
+/**
+ * The operator's upload limits (settings section `uploads`), read by POST /sources/upload at
+ * each request and by the console's Upload files tab; UPLOAD_LIMITS gives their defaults.
+ * Whole MiB, as an operator thinks of them.
+ */
+export const UPLOAD_SETTINGS_BOUNDS = {
+  // One file is parsed whole on an engine thread: past 1 GiB a PDF or DOCX parser would hold
+  // several times that in the thread's memory.
+  max_file_mib: { min: 1, max: 1024 },
+  // Each file is a part busboy counts and a line of the job's input.
+  max_files: { min: 1, max: 1000 },
+  // What one request may write to the data directory before it is answered.
+  max_total_mib: { min: 1, max: 10_240 },
+} as const;
+
+const wholeWithin = (b: { min: number; max: number }) =>
+  z
+    .number()
+    .int('must be a whole number')
+    .min(b.min, `must be at least ${b.min}`)
+    .max(b.max, `must be at most ${b.max}`);
+
+export const UploadSettings = z
+  .object({
+    /** One file: past it the whole upload is refused with 413 and nothing is kept. */
+    max_file_mib: wholeWithin(UPLOAD_SETTINGS_BOUNDS.max_file_mib),
+    /** Files in one upload. */
+    max_files: wholeWithin(UPLOAD_SETTINGS_BOUNDS.max_files),
+    /** All files of one upload together. */
+    max_total_mib: wholeWithin(UPLOAD_SETTINGS_BOUNDS.max_total_mib),
+  })
+  .strict()
+  .superRefine((s, ctx) => {
+    if (s.max_file_mib > s.max_total_mib) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['max_file_mib'],
+        message: 'must not exceed max_total_mib',
+      });
+    }
+  });
+export type UploadSettings = z.infer<typeof UploadSettings>;
+
+export const DEFAULT_UPLOAD_SETTINGS: UploadSettings = {
+  max_file_mib: UPLOAD_LIMITS.max_file_bytes / MIB,
+  max_files: UPLOAD_LIMITS.max_files,
+  max_total_mib: UPLOAD_LIMITS.max_total_bytes / MIB,
+};
+
+/** The byte limits an upload runs under, from the operator's settings. */
+export function uploadLimitsOf(s: UploadSettings) {
+  return {
+    max_file_bytes: s.max_file_mib * MIB,
+    max_files: s.max_files,
+    max_total_bytes: s.max_total_mib * MIB,
+  };
+}
+
 /** What an upload may hold, each recognised by its content and its extension. */
 export const DOCUMENT_TYPES = ['pdf', 'docx', 'markdown', 'html', 'text'] as const;
 export const DocumentType = z.enum(DOCUMENT_TYPES);

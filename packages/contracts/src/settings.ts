@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
 import { CrawlerSettings } from './crawls.js';
+import { UploadSettings } from './documents.js';
 
 export const EMBEDDING_DIMENSION = 384;
 
@@ -172,7 +173,13 @@ export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
   auto_backup: true,
 };
 
-export const SETTINGS_SECTIONS = ['general', 'processing', 'resources', 'crawler'] as const;
+export const SETTINGS_SECTIONS = [
+  'general',
+  'processing',
+  'resources',
+  'crawler',
+  'uploads',
+] as const;
 export const SettingsSection = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSection>;
 
@@ -181,6 +188,7 @@ export const SETTINGS_SCHEMAS = {
   processing: ProcessingSettings,
   resources: ResourcesSettings,
   crawler: CrawlerSettings,
+  uploads: UploadSettings,
 } as const;
 
 export const AllSettings = z.object({
@@ -188,6 +196,7 @@ export const AllSettings = z.object({
   processing: ProcessingSettings,
   resources: ResourcesSettings,
   crawler: CrawlerSettings,
+  uploads: UploadSettings,
 });
 export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];

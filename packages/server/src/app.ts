@@ -85,7 +85,7 @@ export interface BuildOptions {
   metricsSampleIntervalMs?: number;
   /** POST /snippets/import's body limit (MAX_IMPORT_BYTES); tests lower it. */
   importMaxBytes?: number;
-  /** UPLOAD_LIMITS of POST /sources/upload and of parsing its files; tests lower them. */
+  /** Pinned over UPLOAD_LIMITS and the uploads settings (upload and parsing); tests lower them. */
   uploadLimits?: Partial<UploadLimits>;
 }
 
@@ -294,6 +294,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jobRows: repos.jobs,
     bus,
     log,
+    settings: () => settings.get('uploads'),
     limits: opts.uploadLimits,
   });
   const imports = new ImportService({

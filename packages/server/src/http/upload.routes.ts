@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, UploadResponse } from '@adam/contracts';
 import { AppError } from '../lib/errors.js';
-import type { UploadPart, UploadService } from '../services/upload.service.js';
+import { busboyLimitsOf, type UploadPart, type UploadService } from '../services/upload.service.js';
 
 const tags = ['sources'];
 
@@ -14,7 +14,8 @@ const tags = ['sources'];
  */
 export function uploadRoutes(uploads: UploadService) {
   return async (root: FastifyInstance) => {
-    await root.register(fastifyMultipart, { limits: uploads.busboyLimits });
+    // Each request passes its own limits (the settings of the moment) over these.
+    await root.register(fastifyMultipart, { limits: busboyLimitsOf(uploads.limits()) });
     const app = root.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/sources/upload',
@@ -36,7 +37,9 @@ export function uploadRoutes(uploads: UploadService) {
           throw new AppError(415, 'An upload is a multipart/form-data body with the files in it');
         }
         try {
-          return await uploads.receive(req.parts() as AsyncIterable<UploadPart>);
+          return await uploads.receive(
+            (limits) => req.parts({ limits }) as AsyncIterable<UploadPart>,
+          );
         } catch (e) {
           // A refused upload is not read to its end: the connection closes after the answer,
           // rather than stay open under a body nobody reads.

@@ -7,7 +7,7 @@
  * files already done; a cancel stops the file in progress at once. The upload's folder is
  * removed when the job ends, unless the server's stop puts it back in the queue.
  */
-import { DOCUMENT_TYPES, UPLOAD_LIMITS } from '@adam/contracts';
+import { DOCUMENT_TYPES, UPLOAD_SETTINGS_BOUNDS } from '@adam/contracts';
 import { z } from 'zod';
 import type { DocumentProcessor } from '../documents/document-processor.js';
 import { defineJob, stoppedOutcome, type JobOutcome } from './define-job.js';
@@ -28,7 +28,8 @@ const ProcessDocumentsInput = z.object({
         source_url: z.string(),
       }),
     )
-    .max(UPLOAD_LIMITS.max_files),
+    // The most files the uploads setting may allow in one upload.
+    .max(UPLOAD_SETTINGS_BOUNDS.max_files.max),
 });
 export type ProcessDocumentsInput = z.output<typeof ProcessDocumentsInput>;
 

@@ -3,6 +3,7 @@ import {
   DEFAULT_GENERAL_SETTINGS,
   DEFAULT_PROCESSING_SETTINGS,
   DEFAULT_RESOURCES_SETTINGS,
+  DEFAULT_UPLOAD_SETTINGS,
   SETTINGS_SCHEMAS,
   SETTINGS_SECTIONS,
   type AllSettings,
@@ -23,6 +24,7 @@ const DEFAULTS: AllSettings = {
   processing: DEFAULT_PROCESSING_SETTINGS,
   resources: DEFAULT_RESOURCES_SETTINGS,
   crawler: DEFAULT_CRAWLER_SETTINGS,
+  uploads: DEFAULT_UPLOAD_SETTINGS,
 };
 
 /**
@@ -75,6 +77,7 @@ export class SettingsService {
       processing: this.get('processing'),
       resources: this.get('resources'),
       crawler: this.get('crawler'),
+      uploads: this.get('uploads'),
     };
   }
 

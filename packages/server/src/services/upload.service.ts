@@ -7,8 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import {
   UPLOAD_LIMITS,
   UploadOptions,
+  uploadLimitsOf,
   type UploadLimits,
   type UploadResponse,
+  type UploadSettings,
 } from '@adam/contracts';
 import type { DocumentProcessor, StoredUpload } from '../documents/document-processor.js';
 import { SNIFF_BYTES, sniffDocument } from '../documents/sniff.js';
@@ -58,6 +60,25 @@ export function sanitizeFileName(raw: string, max: number, fallback: string): st
   return clean.slice(0, max - ext.length) + ext;
 }
 
+/** The bounds busboy enforces as a backstop to the counts of `receive` (one past each). */
+export interface BusboyLimits {
+  fileSize: number;
+  files: number;
+  fields: number;
+  fieldSize: number;
+  parts: number;
+}
+
+export function busboyLimitsOf(limits: UploadLimits): BusboyLimits {
+  return {
+    fileSize: limits.max_file_bytes + 1,
+    files: limits.max_files + 1,
+    fields: 20,
+    fieldSize: 1000,
+    parts: limits.max_files + 21,
+  };
+}
+
 /**
  * POST /sources/upload: streams each file of a multipart body to a folder of the data
  * directory (never into memory), checking sizes as bytes arrive and each file's type by its
@@ -65,8 +86,6 @@ export function sanitizeFileName(raw: string, max: number, fallback: string): st
  * upload keeps nothing: its folder is removed before the answer.
  */
 export class UploadService {
-  private readonly limits: UploadLimits;
-
   constructor(
     private readonly deps: {
       documents: DocumentProcessor;
@@ -74,22 +93,16 @@ export class UploadService {
       jobRows: JobRepository;
       bus: EventBus;
       log: Logger;
-      /** UPLOAD_LIMITS; tests lower them. */
+      /** The operator's `uploads` settings, read at each upload. */
+      settings: () => UploadSettings;
+      /** Over UPLOAD_LIMITS and the settings; tests pin them. */
       limits?: Partial<UploadLimits>;
     },
-  ) {
-    this.limits = { ...UPLOAD_LIMITS, ...deps.limits };
-  }
+  ) {}
 
-  /** The bounds busboy enforces as a backstop to the counts below (one past each). */
-  get busboyLimits() {
-    return {
-      fileSize: this.limits.max_file_bytes + 1,
-      files: this.limits.max_files + 1,
-      fields: 20,
-      fieldSize: 1000,
-      parts: this.limits.max_files + 21,
-    };
+  /** The limits of an upload starting now: a saved setting applies to the next upload. */
+  limits(): UploadLimits {
+    return { ...UPLOAD_LIMITS, ...uploadLimitsOf(this.deps.settings()), ...this.deps.limits };
   }
 
   /**
@@ -126,12 +139,19 @@ export class UploadService {
     }
   }
 
-  async receive(parts: AsyncIterable<UploadPart>): Promise<UploadResponse> {
+  /**
+   * `open` starts reading the body under the given busboy limits: they and the counts below
+   * come from one reading of the settings, so a change mid-upload applies to the next one.
+   */
+  async receive(
+    open: (limits: BusboyLimits) => AsyncIterable<UploadPart>,
+  ): Promise<UploadResponse> {
+    const limits = this.limits();
     const id = randomUUID();
     const dir = this.deps.documents.folder(id);
     await mkdir(dir, { recursive: true });
     try {
-      return await this.receiveInto(id, dir, parts);
+      return await this.receiveInto(id, dir, open(busboyLimitsOf(limits)), limits);
     } catch (e) {
       await this.deps.documents.removeFolder(id);
       throw e;
@@ -142,8 +162,8 @@ export class UploadService {
     id: string,
     dir: string,
     parts: AsyncIterable<UploadPart>,
+    L: UploadLimits,
   ): Promise<UploadResponse> {
-    const L = this.limits;
     const files: StoredUpload[] = [];
     const refused: string[] = [];
     const fields: Record<string, unknown> = {};
