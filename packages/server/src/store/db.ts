@@ -32,6 +32,8 @@ export interface OpenOptions {
 
 type CheckpointSettings = Omit<CheckpointTask, 'dbFile'> & {
   intervalMs: number;
+  /** The interval while the WAL is above walLimitBytes and still written to. */
+  catchUpMs: number;
   /**
    * The -wal file's size on disk once the WAL starts over (journal_size_limit): this connection
    * cuts it back when it writes from the start again after a complete checkpoint.
@@ -41,6 +43,7 @@ type CheckpointSettings = Omit<CheckpointTask, 'dbFile'> & {
 
 const CHECKPOINT_DEFAULTS: CheckpointSettings = {
   intervalMs: 2_000,
+  catchUpMs: 100,
   minWalBytes: 4 * 1024 * 1024,
   walLimitBytes: 16 * 1024 * 1024,
 };
@@ -88,33 +91,44 @@ function checkpointOffThread(db: Db, settings: CheckpointSettings): void {
   // One thread (piscina, which runs the .ts worker under vitest and tsx as well as the .js).
   const pool = startPool('../store/checkpoint.worker');
   const task: CheckpointTask = { dbFile: db.name, minWalBytes: settings.minWalBytes };
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    pool
-      .run(task)
-      .then(
-        (done: CheckpointResult[]) => {
-          stats.ticks += 1;
-          stats.runs += done.length;
-          stats.last = done.at(-1) ?? stats.last;
-        },
-        (e: unknown) => {
-          // A busy checkpoint is a result, not an error: this thread cannot checkpoint (no
-          // worker, the file cannot be opened). Checkpoint in commits again rather than let the
-          // WAL grow without end.
-          stats.lastError = (e as Error).message;
-          clearInterval(timer);
-          if (db.open) db.pragma('wal_autocheckpoint = 1000');
-        },
-      )
-      .finally(() => (running = false));
-  }, settings.intervalMs);
-  timer.unref(); // never what keeps the process alive
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+  const next = (ms: number) => {
+    if (stopped) return;
+    timer = setTimeout(tick, ms);
+    timer.unref(); // never what keeps the process alive
+  };
+  const tick = () => {
+    pool.run(task).then(
+      (done: CheckpointResult[]) => {
+        const before = stats.last;
+        stats.ticks += 1;
+        stats.runs += done.length;
+        stats.last = done.at(-1) ?? stats.last;
+        // The WAL starts over only at a write that finds it all copied and no reader in it:
+        // while readers keep missing that moment and writes go on, the file grows. Checkpoint
+        // often then, so that a write gets that moment (journal_size_limit cuts the file back).
+        const behind =
+          stats.last !== null &&
+          stats.last !== before &&
+          stats.last.walBytes > settings.walLimitBytes &&
+          stats.last.log !== before?.log;
+        next(behind ? settings.catchUpMs : settings.intervalMs);
+      },
+      (e: unknown) => {
+        // A busy checkpoint is a result, not an error: this thread cannot checkpoint (no
+        // worker, the file cannot be opened). Checkpoint in commits again rather than let the
+        // WAL grow without end.
+        stats.lastError = (e as Error).message;
+        if (db.open) db.pragma('wal_autocheckpoint = 1000');
+      },
+    );
+  };
+  next(settings.intervalMs);
   const close = db.close.bind(db);
   db.close = () => {
-    clearInterval(timer);
+    stopped = true;
+    if (timer) clearTimeout(timer);
     void pool.destroy();
     // Shutdown: leave the database file whole and the WAL empty.
     try {
