@@ -235,6 +235,11 @@ export type Source = z.infer<typeof Source>;
 export const SourceListQuery = z.object({
   search: z.string().trim().max(500).optional(),
   domain: z.string().trim().max(253).optional(),
+  /** Only sources of this kind; empty means every kind. */
+  kind: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z.enum(SOURCE_KINDS, { message: 'must be web, file or import' }).optional(),
+  ),
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(500).default(100),
 });

@@ -128,7 +128,7 @@ export class SourceService {
 
   list(q: z.output<typeof SourceListQuery>): SourceList {
     const { rows, total } = this.deps.sources.list(
-      { search: q.search || undefined, domain: q.domain || undefined },
+      { search: q.search || undefined, domain: q.domain || undefined, kind: q.kind },
       q.per_page,
       (q.page - 1) * q.per_page,
     );

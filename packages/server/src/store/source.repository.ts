@@ -72,7 +72,7 @@ export class SourceRepository {
   }
 
   list(
-    f: { search?: string; domain?: string },
+    f: { search?: string; domain?: string; kind?: SourceKind },
     limit: number,
     offset: number,
   ): { rows: SourceRow[]; total: number } {
@@ -86,6 +86,11 @@ export class SourceRepository {
     if (f.domain) {
       parts.push('(domain = ? OR domain LIKE ?)');
       params.push(f.domain, `%.${f.domain}`);
+    }
+    // The list is sorted after filtering (no index orders it); sources_kind narrows a kind's rows.
+    if (f.kind) {
+      parts.push('kind = ?');
+      params.push(f.kind);
     }
     const where = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
     const rows = this.db

@@ -63,6 +63,47 @@ describe('Manage Sources', () => {
     );
   });
 
+  it('refetches with the kind chosen, back on page 1, and lists only what the server answers', async () => {
+    const web = makeSource({ id: 1 });
+    const file = makeSource({ id: 2, kind: 'file', url: 'upload://report.pdf', domain: 'upload' });
+    const { calls } = mockFetch({
+      ...loggedIn(),
+      'GET /sources/list': (call) =>
+        json(
+          call.query.kind === 'file'
+            ? { sources: [file], total: 1 }
+            : { sources: [web, file], total: 120 },
+        ),
+    });
+    renderApp(MANAGE);
+    await screen.findByTestId('source-row-1');
+    const lastQuery = () => calls.filter((c) => c.path === '/sources/list').at(-1)?.query;
+    const u = userEvent.setup();
+    await u.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(lastQuery()).toEqual({ page: '2', per_page: '50' }));
+
+    const kind = screen.getByRole('combobox', { name: 'Kind' });
+    expect(kind).toHaveValue('All kinds');
+    await u.click(kind);
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual([
+      'All kinds',
+      'Web pages',
+      'Uploaded files',
+      'Imports',
+    ]);
+    await u.click(screen.getByRole('option', { name: 'Uploaded files' }));
+    await waitFor(() => expect(lastQuery()).toEqual({ kind: 'file', page: '1', per_page: '50' }));
+    await waitFor(() => expect(screen.queryByTestId('source-row-1')).not.toBeInTheDocument());
+    expect(within(screen.getByTestId('source-row-2')).getByTestId('source-kind')).toHaveTextContent(
+      'file',
+    );
+
+    // Back to every kind: the parameter is left out again.
+    await u.click(screen.getByRole('combobox', { name: 'Kind' }));
+    await u.click(await screen.findByRole('option', { name: 'All kinds' }));
+    await waitFor(() => expect(lastQuery()).toEqual({ page: '1', per_page: '50' }));
+  });
+
   it('shows segments per source, its last status and error, and links to its snippets and rule', async () => {
     mockFetch({
       ...loggedIn(),

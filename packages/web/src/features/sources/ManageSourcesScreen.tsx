@@ -9,6 +9,7 @@ import {
   Group,
   Pagination,
   Paper,
+  Select,
   Stack,
   Table,
   Text,
@@ -19,6 +20,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconCalendarTime,
   IconFileText,
+  IconCategory,
   IconFilter,
   IconHistory,
   IconRefresh,
@@ -27,7 +29,7 @@ import {
   IconTrash,
   IconWorldCog,
 } from '@tabler/icons-react';
-import type { Source } from '@adam/contracts';
+import type { Source, SourceKind } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
@@ -72,22 +74,32 @@ function StatusCell({ source }: { source: Source }) {
   );
 }
 
+/** The kind filter's choices: '' lists every kind. */
+const KIND_OPTIONS: { value: SourceKind | ''; label: string }[] = [
+  { value: '', label: 'All kinds' },
+  { value: 'web', label: 'Web pages' },
+  { value: 'file', label: 'Uploaded files' },
+  { value: 'import', label: 'Imports' },
+];
+
 /** Only web pages are fetched again: files and imports have nothing to sync from. */
 const syncable = (source: Source) => source.kind === 'web';
 
 /**
  * Manage Sources (spec 002 §2, §7): search, domain filter, segments per source, delete with
- * snippets; issue 24: kind, schedule, last and next sync, Sync now, history, prune.
+ * snippets; issue 24: kind (and its filter), schedule, last and next sync, Sync now, history, prune.
  */
 export function ManageSourcesScreen() {
   const [search, setSearch] = useState('');
   const [domain, setDomain] = useState('');
+  const [kind, setKind] = useState<SourceKind | ''>('');
   const [page, setPage] = useState(1);
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [debouncedDomain] = useDebouncedValue(domain.trim(), 300);
   const { data, isLoading, isError, error, refetch, isPlaceholderData } = useSources({
     search: debouncedSearch,
     domain: debouncedDomain,
+    kind,
     page,
   });
   const remove = useDeleteSource();
@@ -110,7 +122,7 @@ export function ManageSourcesScreen() {
   useEffect(() => {
     if (data && !isPlaceholderData && page > pages) setPage(pages);
   }, [data, isPlaceholderData, page, pages]);
-  const filtered = debouncedSearch !== '' || debouncedDomain !== '';
+  const filtered = debouncedSearch !== '' || debouncedDomain !== '' || kind !== '';
 
   const onDelete = (source: Source) =>
     confirmAction({
@@ -175,6 +187,18 @@ export function ManageSourcesScreen() {
             clearable
             w={260}
           />
+          <Select
+            label="Kind"
+            leftSection={<IconCategory size={16} />}
+            data={KIND_OPTIONS}
+            value={kind}
+            onChange={(v) => {
+              setKind((v ?? '') as SourceKind | '');
+              setPage(1);
+            }}
+            allowDeselect={false}
+            w={180}
+          />
           <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
             {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
           </Text>
@@ -201,7 +225,7 @@ export function ManageSourcesScreen() {
             title={filtered ? 'No source matches' : 'No sources yet'}
             description={
               filtered ? (
-                'Try another search or domain.'
+                'Try another search, domain or kind.'
               ) : (
                 <>
                   Pages appear here once a job has worked them.{' '}

@@ -13,6 +13,7 @@ import type {
   SourceSyncList,
   SyncNowResponse,
   Source,
+  SourceKind,
   UploadOptions,
   UploadResponse,
 } from '@adam/contracts';
@@ -25,24 +26,25 @@ export const SOURCES_PER_PAGE = 50;
 
 export const sourceKeys = {
   all: ['sources'] as const,
-  list: (search: string, domain: string, page: number) =>
-    ['sources', 'list', { search, domain, page }] as const,
+  list: (filters: SourceFilters) => ['sources', 'list', filters] as const,
 };
 
 export interface SourceFilters {
   search: string;
   domain: string;
+  /** '' for every kind. */
+  kind: SourceKind | '';
   page: number;
 }
 
 /** Silent: source errors are logged to the console only (spec 002 §8); the screen shows its state. */
 export async function fetchSources(
-  { search, domain, page }: SourceFilters,
+  { search, domain, kind, page }: SourceFilters,
   signal?: AbortSignal,
 ): Promise<SourceList> {
   try {
     return await api.get<SourceList>('/sources/list', {
-      query: { search, domain, page, per_page: SOURCES_PER_PAGE },
+      query: { search, domain, kind, page, per_page: SOURCES_PER_PAGE },
       signal,
       silent: true,
     });
@@ -68,7 +70,7 @@ export function deleteSource(id: number, deleteSnippets = true): Promise<DeleteS
 
 export function useSources(filters: SourceFilters) {
   return useQuery({
-    queryKey: sourceKeys.list(filters.search, filters.domain, filters.page),
+    queryKey: sourceKeys.list(filters),
     queryFn: ({ signal }) => fetchSources(filters, signal),
     // The previous page stays on screen while the next loads: no jump to a skeleton.
     placeholderData: keepPreviousData,
