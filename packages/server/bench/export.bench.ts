@@ -12,12 +12,15 @@
  * so its work is not in this process's figures), while this process, which runs the server,
  * asks GET /health every 10 ms and samples its own RSS. Printed next to each other, from the same
  * run: rows exported, time, rows/s, RSS growth (peak during the export minus just before),
- * /health p50/p95 during the export and idle (before any export), and the reference: the same
- * rows iterated with bare SQL in this process (SELECT * ORDER BY id, no formatting, no HTTP).
+ * /health p50/p95/max during the export and idle (before any export), the machine's 1-minute
+ * load average at the end of each, and the reference: the same rows iterated with bare SQL in
+ * this process (SELECT * ORDER BY id, no formatting, no HTTP). The rows are read and written on
+ * each export's own thread: the server's thread only passes bytes on.
  * Last, three clients ask at once: two are served, the third is told 429 with Retry-After.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -129,6 +132,9 @@ async function probeWhile(base: string, done: Promise<unknown>) {
   };
 }
 
+/** The machine's 1-minute load average (other processes included: the figures' context). */
+const load = () => os.loadavg()[0]!.toFixed(2);
+
 /** RSS once the garbage of what ran before is collected (node --expose-gc; else as it is). */
 function settledRss(): number {
   (globalThis as { gc?: () => void }).gc?.();
@@ -180,6 +186,7 @@ try {
     await new Promise((r) => setTimeout(r, HEALTH_GAP_MS));
   }
   const idle = summarize(idleLatencies);
+  const idleLoad = load();
 
   // Reference: the same rows, bare SQL, no formatting, no HTTP.
   let sqlRows = 0;
@@ -208,7 +215,9 @@ try {
       mib(secondHalf - firstHalf),
       fixed(health.p50, 1),
       fixed(health.p95, 1),
+      fixed(health.max, 1),
       health.n,
+      load(),
     ]);
     console.log(`  ${out[out.length - 1]!.join(' | ')}`);
   }
@@ -225,11 +234,14 @@ try {
     '-',
     '-',
     '-',
+    '-',
+    '-',
   ]);
 
   console.log(
     `\nidle /health (same run, ${IDLE_PROBES} probes, ${HEALTH_GAP_MS} ms apart): ` +
-      `p50 ${fixed(idle.p50, 1)} ms, p95 ${fixed(idle.p95, 1)} ms, max ${fixed(idle.max, 1)} ms`,
+      `p50 ${fixed(idle.p50, 1)} ms, p95 ${fixed(idle.p95, 1)} ms, max ${fixed(idle.max, 1)} ms; ` +
+      `load average ${idleLoad} (${os.cpus().length} cores)`,
   );
   table(
     [
@@ -244,7 +256,9 @@ try {
       'of it in 2nd half',
       'health p50 ms',
       'health p95 ms',
+      'health max ms',
       'probes',
+      'load avg',
     ],
     out,
   );
@@ -259,7 +273,8 @@ try {
   const results = await clients;
   console.log(
     `\nthree CSV exports at once (limit ${EXPORT_CONCURRENCY}), all done in ${seconds(performance.now() - started)}; ` +
-      `RSS growth ${mib(peak - before)}; /health p50 ${fixed(health.p50, 1)} ms, p95 ${fixed(health.p95, 1)} ms`,
+      `RSS growth ${mib(peak - before)}; /health p50 ${fixed(health.p50, 1)} ms, p95 ${fixed(health.p95, 1)} ms, ` +
+      `max ${fixed(health.max, 1)} ms; load average ${load()}`,
   );
   table(
     ['client', 'status', 'Retry-After', 'rows', 'time'],

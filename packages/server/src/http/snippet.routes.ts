@@ -25,7 +25,6 @@ import {
 } from '@adam/contracts';
 import type { IndexService } from '../services/index.service.js';
 import type { SnippetService } from '../services/snippet.service.js';
-import { exportFile } from './export.js';
 
 const tags = ['snippets'];
 const e = { 404: ErrorBody, 422: ErrorBody };
@@ -75,8 +74,9 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
     );
     app.post(
       '/snippets/export',
-      // The 200 is a file (JSON, JSON Lines or CSV), streamed as its rows are read: no schema to
-      // serialise it. 429 past the running exports' limit, with Retry-After.
+      // The 200 is a file (JSON, JSON Lines or CSV), streamed as its rows are read on the
+      // export's own thread: no schema to serialise it. 429 past the running exports' limit,
+      // with Retry-After.
       {
         schema: {
           tags,
@@ -85,10 +85,7 @@ export function snippetRoutes(snippets: SnippetService, index: IndexService) {
         },
       },
       async (req, reply) => {
-        const file = exportFile(
-          await snippets.openExport(req.body.ids, { embeddings: req.body.include_embeddings }),
-          req.body.format,
-        );
+        const file = await snippets.openExport(req.body);
         return reply
           .header('content-type', file.contentType)
           .header('content-disposition', `attachment; filename="${file.filename}"`)

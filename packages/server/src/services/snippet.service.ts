@@ -4,7 +4,7 @@ import {
   type CleanupOrphansResponse,
   type ConsistencyReport,
   type DeleteSnippetResponse,
-  type ExportedSnippet,
+  type ExportRequest,
   type IndexEntriesQuery,
   type IndexEntryList,
   type IndexInspection,
@@ -19,35 +19,27 @@ import type { Embedder } from '../embedding/embedder.js';
 import { AppError, NotFound, TooManyRequests } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
-import type {
-  SnippetFilter,
-  SnippetRepository,
-  SnippetRow,
-  SnippetSort,
-} from '../store/snippet.repository.js';
+import type { SnippetFilter, SnippetRepository, SnippetSort } from '../store/snippet.repository.js';
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
 import { blobToVector, type IndexService } from './index.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';
+import { exportOnThread, type ExportFile, type ExportThreadStats } from './snippet-export.js';
+import { toSnippet } from './snippet-pages.js';
+
+export type { SnippetExport } from './snippet-pages.js';
 
 /** Consistency lists are capped; the summary always counts everything. */
 const CONSISTENCY_LIST_LIMIT = 1000;
 
 /**
- * Exports running at once. Each holds a read position and a client's socket, and its pages take
- * turns with every other request on the event loop: past two, a third client waits its turn (429)
- * rather than slowing everyone down.
+ * Exports running at once. Each holds a thread of its own (its reads and its file's bytes), a
+ * connection to the store and a client's socket: past two, a third client waits its turn (429)
+ * rather than taking a core from everyone else.
  */
 export const EXPORT_CONCURRENCY = 2;
 /** What a refused export is told to wait, in seconds (a 1M-row export takes tens of seconds). */
 export const EXPORT_RETRY_AFTER_S = 10;
-/**
- * Rows read per turn of the event loop: a few milliseconds of SQL and formatting, so other
- * requests wait at most one page while an export runs.
- */
-export const EXPORT_PAGE_ROWS = 100;
-/** Asked-for ids checked for existence per turn of the event loop before the file starts. */
-const EXPORT_CHECK_IDS = 5_000;
 
 /** Candidates taken from each side in hybrid mode (more when k is larger). */
 const HYBRID_DEPTH = 50;
@@ -61,46 +53,13 @@ export function listSort(q: Pick<ListQuery, 'sort_by'>): SnippetSort {
   return q.sort_by ?? 'created_at';
 }
 
-function toSnippet(r: SnippetRow): Snippet {
-  let metadata: Record<string, unknown> = {};
-  try {
-    metadata = JSON.parse(r.metadata) as Record<string, unknown>;
-  } catch {
-    // a damaged metadata column must not hide the snippet
-  }
-  return {
-    id: r.id,
-    text: r.text,
-    theme: r.theme,
-    quality_score: r.quality_score,
-    language: r.language,
-    word_count: r.word_count,
-    size_bytes: r.size_bytes,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-    indexed_at: r.indexed_at,
-    faiss_id: r.faiss_id,
-    index_pending: r.index_pending === 1,
-    source_info: { title: r.source_title, url: r.source_url },
-    job_id: r.job_id,
-    metadata,
-  };
-}
-
 type ListQuery = z.output<typeof SnippetListQuery>;
 type SearchRequest = z.output<typeof SnippetSearchRequest>;
-
-/** An export under way: its pages, pulled one at a time by whoever writes the file. */
-export interface SnippetExport {
-  /** The next page of snippets, or null once every row was read (the slot is then free). */
-  nextPage(): Snippet[] | null;
-  /** Stops reading and frees the slot (the client went away, or writing failed); idempotent. */
-  close(): void;
-}
 
 export class SnippetService {
   private readonly deleter: SnippetDeleter;
   private exportsRunning = 0;
+  private readonly exportThreads: ExportThreadStats = { threads: 0, rowsRead: 0, chunksAsked: 0 };
 
   constructor(
     private readonly deps: {
@@ -334,59 +293,41 @@ export class SnippetService {
 
   /**
    * Starts an export: the ids asked for (in that order), or every snippet in id (= created_at)
-   * order, all of them. Unknown ids are refused before anything is sent; past
-   * EXPORT_CONCURRENCY running exports the call is refused (429). Rows are then read a page at a
-   * time as the writer pulls them, so memory holds one page whatever the size. The export sees
-   * the rows that exist when it starts: rows added later are left out, rows deleted before their
-   * page is read are skipped.
+   * order, all of them. Past EXPORT_CONCURRENCY running exports the call is refused (429);
+   * unknown ids are refused before anything is sent (404). The rows are read and the file
+   * written on the export's own thread, a chunk at a time as the client takes them
+   * (snippet-export.ts): memory holds a chunk or two whatever the size, and the event loop is
+   * never held. The export sees the rows that exist when it starts: rows added later are left
+   * out, rows deleted before their page is read are skipped.
    */
-  async openExport(
-    ids: number[] | undefined,
-    opts: { embeddings?: boolean } = {},
-  ): Promise<SnippetExport> {
+  async openExport(req: z.output<typeof ExportRequest>): Promise<ExportFile> {
     if (this.exportsRunning >= EXPORT_CONCURRENCY) {
       throw new TooManyRequests(
         `${EXPORT_CONCURRENCY} exports are already running; try again when one has finished`,
         EXPORT_RETRY_AFTER_S,
       );
     }
-    // Taken before the ids are checked: the check yields, and a slot must not be handed twice.
+    // Taken before the thread starts: starting it yields, and a slot must not be handed twice.
     this.exportsRunning++;
-    let open = true;
-    const close = () => {
-      if (!open) return;
-      open = false;
-      this.exportsRunning--;
+    let taken = true;
+    const free = () => {
+      if (taken) this.exportsRunning--;
+      taken = false;
     };
     try {
-      const pages = ids?.length ? await this.pagesOfIds(ids) : this.pagesOfAll();
-      return {
-        nextPage: () => {
-          if (!open) return null;
-          const next = pages.next();
-          if (next.done) close();
-          if (next.done) return null;
-          return opts.embeddings ? this.withEmbeddings(next.value) : next.value;
-        },
-        close,
-      };
+      return await exportOnThread({
+        dbFile: this.deps.snippets.file,
+        ids: req.ids,
+        embeddings: req.include_embeddings,
+        format: req.format,
+        now: new Date(),
+        stats: this.exportThreads,
+        onEnd: free,
+      });
     } catch (e) {
-      close();
+      free();
       throw e;
     }
-  }
-
-  /** A page of rows with their stored vectors, as numbers (float32 → JSON is exact both ways). */
-  private withEmbeddings(page: Snippet[]): ExportedSnippet[] {
-    const stored = this.deps.snippets.embeddings(page.map((s) => s.id));
-    return page.map((s) => {
-      const e = stored.get(s.id);
-      return {
-        ...s,
-        embedding: e?.embedding ? Array.from(blobToVector(e.embedding)) : null,
-        embedder_id: e?.embedding ? e.embedder_id : null,
-      };
-    });
   }
 
   /** Exports under way (a slot is freed when the file ends or its client goes away). */
@@ -394,38 +335,9 @@ export class SnippetService {
     return this.exportsRunning;
   }
 
-  private *pagesOfAll(): Generator<Snippet[]> {
-    const repo = this.deps.snippets;
-    const through = repo.maxId();
-    for (let after = 0; ;) {
-      const rows = repo.pageAfterId(after, through, EXPORT_PAGE_ROWS);
-      if (rows.length === 0) return;
-      after = rows[rows.length - 1]!.id;
-      yield rows.map(toSnippet);
-    }
-  }
-
-  /** Checks every id exists (a yield between chunks), then answers the pages in the order asked. */
-  private async pagesOfIds(ids: number[]): Promise<Generator<Snippet[]>> {
-    const missing: number[] = [];
-    for (let i = 0; i < ids.length && missing.length < 10; i += EXPORT_CHECK_IDS) {
-      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-      const chunk = ids.slice(i, i + EXPORT_CHECK_IDS);
-      const found = this.deps.snippets.existingIds(chunk);
-      for (const id of chunk) if (!found.has(id)) missing.push(id);
-    }
-    if (missing.length) throw new NotFound(`snippets ${missing.slice(0, 10).join(', ')}`);
-    const repo = this.deps.snippets;
-    return (function* () {
-      for (let i = 0; i < ids.length; i += EXPORT_PAGE_ROWS) {
-        const chunk = ids.slice(i, i + EXPORT_PAGE_ROWS);
-        const rows = new Map(repo.findByIds(chunk).map((r) => [r.id, r]));
-        yield chunk.flatMap((id) => {
-          const r = rows.get(id);
-          return r ? [toSnippet(r)] : [];
-        });
-      }
-    })();
+  /** What the exports' threads have done: threads alive, rows read, chunks being read. */
+  get exportThreadStats(): Readonly<ExportThreadStats> {
+    return this.exportThreads;
   }
 
   consistency(): ConsistencyReport {

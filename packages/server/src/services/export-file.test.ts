@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ExportFormat, Snippet } from '@adam/contracts';
-import type { SnippetExport } from '../services/snippet.service.js';
-import { exportFile } from './export.js';
+import type { SnippetExport } from './snippet.service.js';
+import { exportFile } from './export-file.js';
 
 const snippet = (id: number, over: Partial<Snippet> = {}): Snippet => ({
   id,

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ExportFormat, Snippet } from '@adam/contracts';
-import type { SnippetExport } from '../services/snippet.service.js';
+import type { SnippetExport } from './snippet-pages.js';
 
 /** The CSV's columns, each with how a row gives it (no copy of the row is made: rows/s). */
 const CSV_COLUMNS: readonly (readonly [string, (r: Snippet) => unknown])[] = [
@@ -75,17 +75,16 @@ function shapeOf(format: ExportFormat, exportedAt: string): FileShape {
 }
 
 /**
- * The export as a stream: a page of rows is read and formatted only when the client has taken
- * the previous one (the Readable's backpressure), and each page waits for the next turn of the
- * event loop, so other requests are answered between pages. Destroying the stream (the client
- * went away) stops the reading and frees the export's slot.
+ * The export as a stream: a page of rows is read and formatted only when the reader has taken
+ * the previous one (the Readable's backpressure). It runs on an export's own thread
+ * (snippet-export.worker.ts), whose reader is the server's thread asking for the next
+ * chunk as its client takes them. Destroying the stream stops the reading.
  */
 export function exportFile(
   source: SnippetExport,
   format: ExportFormat,
   now = new Date(),
-): { stream: Readable; contentType: string; filename: string } {
-  const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, '-');
+): { stream: Readable } & ExportNaming {
   const shape = shapeOf(format, now.toISOString());
   let count = 0;
   let started = false;
@@ -118,9 +117,17 @@ export function exportFile(
       callback(err);
     },
   });
-  return {
-    stream,
-    contentType: shape.contentType,
-    filename: `snippets-${stamp}.${shape.extension}`,
-  };
+  return { stream, ...exportNaming(format, now) };
+}
+
+/** What an export's answer says of its file before the first byte. */
+export interface ExportNaming {
+  contentType: string;
+  filename: string;
+}
+
+export function exportNaming(format: ExportFormat, now: Date): ExportNaming {
+  const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  const shape = shapeOf(format, now.toISOString());
+  return { contentType: shape.contentType, filename: `snippets-${stamp}.${shape.extension}` };
 }
