@@ -42,11 +42,21 @@ const REINDEX_BATCH = 256;
  */
 const SAVE_INTERVAL_MS = 3 * 60_000;
 /**
- * Rows marked indexed per transaction after a save, with a turn of the event loop between two:
- * marking 200k rows in one transaction (their triggers keep the counts) held the loop 1.7 s,
- * and chunks of 2,000 still held it 60-75 ms each on the busy 2-core VM (bench/index-save).
+ * Marking rows indexed after a save: one transaction per turn of the event loop, sized to take
+ * about MARK_SLICE_MS at the pace the last one went. Marking 200k rows in one transaction (their
+ * triggers keep the counts) held the loop 1.7 s; fixed chunks of 250 rows took 6 ms on average
+ * but 30-230 ms on a loaded machine or a big store (bench/index-save), where a row costs more.
  */
-const MARK_CHUNK = 250;
+const MARK_SLICE_MS = 4;
+const MARK_ROWS = { first: 64, min: 8, max: 2_000 };
+
+/** The rows of the next marking transaction, from the last one's rows and duration. */
+export function nextMarkSlice(rows: number, ms: number): number {
+  const fit = ms > 0 ? (rows * MARK_SLICE_MS) / ms : MARK_ROWS.max;
+  // At most twice the last: one fast slice (pages already cached) is no pace to rely on.
+  return Math.max(MARK_ROWS.min, Math.min(MARK_ROWS.max, 2 * rows, Math.floor(fit)));
+}
+
 /**
  * How often the index's files and its agreement with the store are looked at: a few stats and
  * two counts the triggers keep, never a scan. A failed save looks at once.
@@ -115,6 +125,8 @@ export class IndexService {
   private deletionsApplied = false;
   /** The keys of the save in progress, marked indexed when it is on disk. */
   private marking: number[] = [];
+  /** How many of `marking` are marked already (their rows are no longer pending). */
+  private markedUpTo = 0;
   private saveTimer: NodeJS.Timeout | null = null;
   /** The flush in progress; the next one starts after it. */
   private saving: Promise<void> = Promise.resolve();
@@ -178,6 +190,8 @@ export class IndexService {
       saveIntervalMs?: number;
       /** Graph settings other than HNSW's; a bench builds a cheaper graph of the same layout. */
       graph?: Omit<IndexOptions, 'quantization'>;
+      /** Milliseconds for sizing the marking transactions (performance.now); tests pace it. */
+      clock?: () => number;
     },
   ) {
     this.quantization = this.wantedStorage;
@@ -378,7 +392,8 @@ export class IndexService {
   get unsavedCount(): number {
     let n = 0;
     for (const k of this.unmarked) if (this.index.has(k)) n++;
-    for (const k of this.marking) if (this.index.has(k)) n++;
+    for (let i = this.markedUpTo; i < this.marking.length; i++)
+      if (this.index.has(this.marking[i]!)) n++;
     return n;
   }
 
@@ -424,6 +439,7 @@ export class IndexService {
       const marking = this.unmarked;
       this.unmarked = [];
       this.marking = marking;
+      this.markedUpTo = 0;
       const index = this.index;
       // Deletions recorded so far had their vectors removed before: this save holds that.
       // Not those recorded before the index was opened, until reconcile removed them.
@@ -446,13 +462,19 @@ export class IndexService {
         return; // reloaded meanwhile: those rows belong to the old one
       }
       const at = new Date().toISOString();
-      for (let i = 0; i < marking.length; i += MARK_CHUNK) {
+      const clock = this.deps.clock ?? (() => performance.now());
+      let size = MARK_ROWS.first;
+      for (let i = 0; i < marking.length;) {
         if (i > 0) await new Promise((r) => setImmediate(r));
-        // Checked per chunk, not all at once (a million keys at 1M): a key removed meanwhile
-        // is not marked.
-        const chunk = marking.slice(i, i + MARK_CHUNK).filter((k) => index.has(k));
         if (index !== this.index) break;
-        if (chunk.length) this.deps.snippets.markIndexed(chunk, at);
+        // Checked per slice, not all at once (a million keys at 1M): a key removed meanwhile
+        // is not marked.
+        const slice = marking.slice(i, i + size).filter((k) => index.has(k));
+        const started = clock();
+        if (slice.length) this.deps.snippets.markIndexed(slice, at);
+        i += size;
+        this.markedUpTo = i;
+        size = slice.length ? nextMarkSlice(size, clock() - started) : size;
       }
       this.marking = [];
       if (deletionsSaved) this.deps.snippets.forgetVectorDeletions(deletionsSaved);

@@ -723,7 +723,9 @@ export class SnippetRepository {
   }
 
   markIndexed(ids: readonly number[], at: string): void {
-    const stmt = this.db.prepare(
+    // Prepared once: compiling it (and its count triggers) took longer than a small slice's rows.
+    const stmt = prepared(
+      this.db,
       'UPDATE snippets SET faiss_id = id, index_pending = 0, indexed_at = ?, updated_at = ? WHERE id = ?',
     );
     this.db.transaction(() => {
