@@ -1,17 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { DEFAULT_PROCESSING_SETTINGS, ProcessingSettings } from '@adam/contracts';
+import {
+  DEFAULT_CRAWLER_SETTINGS,
+  DEFAULT_PROCESSING_SETTINGS,
+  DEFAULT_UPLOAD_SETTINGS,
+  ProcessingSettings,
+} from '@adam/contracts';
 import { json, mockFetch } from '../../test/fetchMock';
 import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
 import { model, modelList } from '../models/models.fixtures';
 
 const stored = { ...DEFAULT_PROCESSING_SETTINGS, embedding_model: 'all-mpnet-base-v2' as const };
+/** The crawler and uploads cards below the processing ones read their own sections. */
+const otherSections = () => ({
+  'GET /admin/settings/crawler': json(DEFAULT_CRAWLER_SETTINGS),
+  'GET /admin/settings/uploads': json(DEFAULT_UPLOAD_SETTINGS),
+});
 
 describe('Processing Settings', () => {
   it('loads the stored values; the dimension is fixed at 384', async () => {
-    mockFetch({ ...loggedIn(), 'GET /admin/settings/processing': json(stored) });
+    mockFetch({
+      ...loggedIn(),
+      ...otherSections(),
+      'GET /admin/settings/processing': json(stored),
+    });
     renderApp('/dashboard/settings/processing');
     expect(await screen.findByText('Embedding Configuration')).toBeInTheDocument();
     expect(screen.getByText('Quality Filters')).toBeInTheDocument();
@@ -27,6 +41,7 @@ describe('Processing Settings', () => {
   it('sends all eighteen fields under settings and shows the saved values', async () => {
     const { callsTo } = mockFetch({
       ...loggedIn(),
+      ...otherSections(),
       'GET /admin/settings/processing': json(stored),
       'PUT /admin/settings/processing': (call) => {
         const { settings } = call.body as { settings: Record<string, unknown> };
@@ -68,6 +83,7 @@ describe('Processing Settings', () => {
   it('shows a 422 as a toast with the detail and as the error of the named field', async () => {
     mockFetch({
       ...loggedIn(),
+      ...otherSections(),
       'GET /admin/settings/processing': json(stored),
       'PUT /admin/settings/processing': json(
         {
@@ -113,6 +129,7 @@ describe('Processing Settings: the embedding model select', () => {
     const current = { ...DEFAULT_PROCESSING_SETTINGS, embedding_model: 'builtin-384' };
     const { callsTo } = mockFetch({
       ...loggedIn(),
+      ...otherSections(),
       'GET /admin/settings/processing': json(current),
       'GET /admin/models': json(registry),
       'PUT /admin/settings/processing': () => json(current),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import {
   Button,
   Center,
+  Divider,
   Grid,
   Loader,
   NumberInput,
@@ -25,7 +26,9 @@ import { isApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { SettingsCard } from '../../components/SettingsCard';
 import { toast } from '../../layout/toasts';
+import { CrawlerSettingsCard } from './CrawlerSettingsCard';
 import { EmbeddingModelSelect, useEmbeddingDimension } from './EmbeddingModelSelect';
+import { UploadLimitsCard } from './UploadLimitsCard';
 import { useSaveSettingsSection, useSettingsSection } from './settings.api';
 
 type NumericField = keyof typeof PROCESSING_BOUNDS;
@@ -270,6 +273,11 @@ export function ProcessingSettingsScreen() {
           Apply Processing Settings
         </Button>
       </div>
+
+      {/* Sections of their own, each saved by its card's button. */}
+      <Divider label="Crawling and uploads" labelPosition="left" mt="md" />
+      <CrawlerSettingsCard />
+      <UploadLimitsCard />
     </Stack>
   );
 }

@@ -2,6 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   DEFAULT_RESOURCES_SETTINGS,
+  DEFAULT_UPLOAD_SETTINGS,
+  type UploadSettings,
   type AllSettings,
   type CreateScrapingRule,
   type ScrapingRule,
@@ -56,6 +58,21 @@ export function useSaveSettingsSection<S extends SettingsSection>(section: S) {
 export function useMetricsRefreshMs(): number {
   const { data } = useSettingsSection('resources');
   return data?.metrics_refresh_ms ?? DEFAULT_RESOURCES_SETTINGS.metrics_refresh_ms;
+}
+
+/**
+ * The server's upload limits of the moment (settings section `uploads`), for the Upload files
+ * tab's own checks. Read silently and, until read or if unreadable, the defaults: the server
+ * checks every upload again. Shares the section's key, so a save or a settings.updated event
+ * refreshes it.
+ */
+export function useUploadSettings(): UploadSettings {
+  const { data } = useQuery({
+    queryKey: settingsKeys.section('uploads'),
+    queryFn: ({ signal }) =>
+      api.get<UploadSettings>('/admin/settings/uploads', { signal, silent: true }),
+  });
+  return data ?? DEFAULT_UPLOAD_SETTINGS;
 }
 
 // Scraping rules (spec 002 §2, §3, §7): GET/POST /rules/scraping, PATCH/DELETE /rules/scraping/{id}.

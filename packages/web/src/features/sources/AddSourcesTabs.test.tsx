@@ -233,6 +233,45 @@ describe('Add Sources tabs', () => {
       expect(callsTo('POST', '/sources/upload')).toHaveLength(0);
     });
 
+    it("checks against the server's current upload limits, not the built-in ones", async () => {
+      const { callsTo } = mockFetch({
+        ...loggedIn(),
+        'GET /admin/settings/uploads': json({ max_file_mib: 2, max_files: 2, max_total_mib: 3 }),
+      });
+      renderApp(`${ADD}?tab=upload`);
+      const u = userEvent.setup();
+      const sized = (name: string, bytes: number) => {
+        const f = new File(['text'], name, { type: 'text/plain' });
+        Object.defineProperty(f, 'size', { value: bytes });
+        return f;
+      };
+      const MIB = 1024 * 1024;
+      const input = await screen.findByLabelText('Files');
+      // The limits shown, and checked, once the server's have arrived.
+      expect(
+        await within(panel()).findByText(/Up to 2 files, 2 MB each, 3 MB in all/),
+      ).toBeInTheDocument();
+      // big.txt is under the built-in 50 MiB, over the server's 2.
+      await u.upload(input, [
+        sized('big.txt', 3 * MIB),
+        sized('a.txt', 2 * MIB),
+        sized('b.txt', 1.5 * MIB),
+        sized('c.txt', 1000),
+        sized('d.txt', 1000),
+      ]);
+      const refused = await screen.findByLabelText('Files not added');
+      expect(refused).toHaveTextContent('big.txt is 3 MB: a file may be at most 2 MB');
+      expect(refused).toHaveTextContent('b.txt: one upload may hold at most 3 MB in all');
+      expect(refused).toHaveTextContent('d.txt: at most 2 files in one upload');
+      const table = screen.getByRole('table', { name: 'Chosen files' });
+      expect(
+        within(table)
+          .getAllByRole('row')
+          .map((r) => r.querySelector('td')?.textContent),
+      ).toEqual(['a.txt', 'c.txt']);
+      expect(callsTo('POST', '/sources/upload')).toHaveLength(0);
+    });
+
     it('sends the files and options as one form, shows a refusal, then follows the job', async () => {
       let answer = json(
         { detail: 'Unsupported files: notes.md is not text (it holds NUL bytes)' },

@@ -12,9 +12,10 @@ import {
   ThemeIcon,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCloudUpload, IconUpload } from '@tabler/icons-react';
-import { DOCUMENT_EXTENSIONS, UPLOAD_LIMITS } from '@adam/contracts';
+import { DOCUMENT_EXTENSIONS, UPLOAD_LIMITS, uploadLimitsOf } from '@adam/contracts';
 import { toast } from '../../layout/toasts';
 import { formatBytes } from '../../lib/format';
+import { useUploadSettings } from '../settings/settings.api';
 import { sourceOptionsBody, SourceOptionsFields, useSourceOptions } from './SourceOptionsFields';
 import { useUploadDocuments } from './sources.api';
 
@@ -26,13 +27,16 @@ const extensionOf = (name: string) => {
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
 };
 
+type ClientLimits = ReturnType<typeof uploadLimitsOf>;
+
 /**
  * The files that can join the chosen ones, and why each other cannot: the server's own limits
- * (UPLOAD_LIMITS), checked before a byte is sent. The server checks the content again.
+ * (its `uploads` settings), checked before a byte is sent. The server checks them again.
  */
 export function checkUploadFiles(
   chosen: readonly File[],
   added: readonly File[],
+  limits: ClientLimits,
 ): { accepted: File[]; refused: string[] } {
   const accepted: File[] = [];
   const refused: string[] = [];
@@ -42,17 +46,17 @@ export function checkUploadFiles(
     if (chosen.some((f) => f.name === file.name && f.size === file.size)) continue;
     if (!EXTENSIONS.includes(extensionOf(file.name))) {
       refused.push(`${file.name}: not a PDF, DOCX, Markdown, HTML or text file`);
-    } else if (file.size > UPLOAD_LIMITS.max_file_bytes) {
+    } else if (file.size > limits.max_file_bytes) {
       refused.push(
-        `${file.name} is ${formatBytes(file.size)}: a file may be at most ${formatBytes(UPLOAD_LIMITS.max_file_bytes)}`,
+        `${file.name} is ${formatBytes(file.size)}: a file may be at most ${formatBytes(limits.max_file_bytes)}`,
       );
     } else if (file.size === 0) {
       refused.push(`${file.name} is empty`);
-    } else if (count + 1 > UPLOAD_LIMITS.max_files) {
-      refused.push(`${file.name}: at most ${UPLOAD_LIMITS.max_files} files in one upload`);
-    } else if (total + file.size > UPLOAD_LIMITS.max_total_bytes) {
+    } else if (count + 1 > limits.max_files) {
+      refused.push(`${file.name}: at most ${limits.max_files} files in one upload`);
+    } else if (total + file.size > limits.max_total_bytes) {
       refused.push(
-        `${file.name}: one upload may hold at most ${formatBytes(UPLOAD_LIMITS.max_total_bytes)} in all`,
+        `${file.name}: one upload may hold at most ${formatBytes(limits.max_total_bytes)} in all`,
       );
     } else {
       accepted.push(file);
@@ -72,12 +76,13 @@ export function UploadFilesForm({ onQueued }: { onQueued: (jobId: number) => voi
   const [options, setOptions] = useSourceOptions();
   const input = useRef<HTMLInputElement>(null);
   const upload = useUploadDocuments();
+  const limits = uploadLimitsOf(useUploadSettings());
 
   const total = files.reduce((sum, f) => sum + f.size, 0);
 
   const add = (list: FileList | null) => {
     if (!list) return;
-    const { accepted, refused: notAdded } = checkUploadFiles(files, Array.from(list));
+    const { accepted, refused: notAdded } = checkUploadFiles(files, Array.from(list), limits);
     setFiles((prev) => [...prev, ...accepted]);
     setRefused(notAdded);
     setServerError(null);
@@ -147,8 +152,8 @@ export function UploadFilesForm({ onQueued }: { onQueued: (jobId: number) => voi
             <Text size="sm" c="dimmed" ta="center">
               PDF, DOCX, Markdown, HTML or plain text ({EXTENSIONS.join(' ')}).
               <br />
-              Up to {UPLOAD_LIMITS.max_files} files, {formatBytes(UPLOAD_LIMITS.max_file_bytes)}{' '}
-              each, {formatBytes(UPLOAD_LIMITS.max_total_bytes)} in all; a PDF up to{' '}
+              Up to {limits.max_files} files, {formatBytes(limits.max_file_bytes)} each,{' '}
+              {formatBytes(limits.max_total_bytes)} in all; a PDF up to{' '}
               {UPLOAD_LIMITS.max_pages.toLocaleString('en')} pages.
             </Text>
             <Button variant="light" size="xs" onClick={() => input.current?.click()}>
