@@ -476,6 +476,8 @@ describe.skipIf(!HAS_REDIS)(
         await site.close();
         await redis.stop();
       }
-    });
+      // Three jobs through Redis and a separate worker process: on a loaded CI machine that is
+      // more than the default 30 s; each wait above is on the job's end, never on a clock.
+    }, 180_000);
   },
 );
