@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROBOTS_MAX_BYTES } from '../src/crawl/robots.js';
 import { Engine } from '../src/engine/engine.js';
 import { TaskStopped } from '../src/engine/task-deadline.js';
 import { FetchError } from '../src/scraping/fetch-error.js';
@@ -8,7 +9,8 @@ import { linkSharedModel, tempDir } from './helpers.js';
 
 /**
  * The crawl's CPU work on the engine's threads: a page's links, canonical and robots meta come
- * back from the extraction task, and a sitemap (gzip too) is parsed by its own task.
+ * back from the extraction task, and a sitemap (gzip too) and a robots.txt are parsed by tasks of
+ * their own.
  */
 
 let engine: Engine;
@@ -110,6 +112,59 @@ describe('crawl tasks on the engine threads', () => {
           signal: AbortSignal.abort(),
         },
       )
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TaskStopped);
+  });
+
+  it('reads a robots.txt on a thread: rules, Crawl-delay and Sitemap lines come back', async () => {
+    const r = await engine.parseRobots(
+      Buffer.from(
+        'User-agent: *\nDisallow: /private/\nAllow: /private/open$\nCrawl-delay: 2\n' +
+          'Sitemap: https://example.org/sitemap.xml\nUser-agent: adam\nDisallow: /adam-only\n',
+      ),
+      'OtherBot/1.0',
+    );
+    expect(r.allowed('/private/secret')).toBe(false);
+    expect(r.allowed('/private/open')).toBe(true);
+    expect(r.allowed('/adam-only')).toBe(true);
+    expect(r.crawlDelayS).toBe(2);
+    expect(r.sitemaps).toEqual(['https://example.org/sitemap.xml']);
+  });
+
+  it('reads a hostile robots.txt (8 MiB, 100k lines, long lines) while the event loop turns', async () => {
+    const lines = ['User-agent: *'];
+    for (let i = 0; lines.length < 100_000; i++) {
+      lines.push(i % 10 === 0 ? `Disallow: /${'a*'.repeat(1_000)}${i}$` : `Disallow: /d${i}/*x`);
+    }
+    lines.push('Disallow: /past-the-bound');
+    const hostile = Buffer.from(lines.join('\n'));
+    expect(hostile.byteLength).toBeGreaterThan(8 * 1024 * 1024);
+
+    // Turns of the event loop while the parse runs: a parse on the loop would allow none.
+    let turns = 0;
+    let parsing = true;
+    const spin = () => {
+      if (!parsing) return;
+      turns++;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const r = await engine.parseRobots(hostile, 'ADAM/1.0');
+    parsing = false;
+    expect(turns).toBeGreaterThan(1);
+
+    // Read as far as the 500 KiB bound: its rules hold, the ones past it do not.
+    expect(r.allowed('/d1/ax')).toBe(false);
+    expect(r.allowed('/d1/a')).toBe(true);
+    expect(r.allowed('/past-the-bound')).toBe(true);
+    expect(ROBOTS_MAX_BYTES).toBe(500 * 1024);
+  });
+
+  it('gives up on a robots.txt task whose caller gave up', async () => {
+    const err = await engine
+      .parseRobots(Buffer.from('User-agent: *\nDisallow: /'), 'ADAM/1.0', {
+        signal: AbortSignal.abort(),
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TaskStopped);
   });

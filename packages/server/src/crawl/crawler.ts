@@ -13,7 +13,7 @@ import type { WorkContext } from '../jobs/define-job.js';
 import { eachLimited } from '../jobs/process-urls.job.js';
 import { syncOne, type SyncTarget, type SyncWork } from '../jobs/sync-sources.job.js';
 import { HostScheduler, type Clock } from './host-scheduler.js';
-import { parseRobots, robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
+import { robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
 import { compilePatterns, inScope, type CrawlScope } from './scope.js';
 import type { ParsedSitemap } from './sitemap.js';
 import { normaliseUrl } from './url-normalise.js';
@@ -454,23 +454,31 @@ export class Crawler {
   private async fetchRobots(origin: string): Promise<RobotsRules> {
     const host = new URL(origin).host;
     const release = await this.sched.acquire(host, this.wctx.signal);
-    let rules: RobotsRules;
+    let answer: FetchResult | null = null;
+    let status: number | null = null;
     try {
-      const res = await this.polite.fetch(`${origin}/robots.txt`, {
+      answer = await this.polite.fetch(`${origin}/robots.txt`, {
         accept: 'text/plain,*/*;q=0.5',
         guard: denyGuard(this.wctx.rules),
       });
-      // Bounded (ROBOTS_MAX_BYTES) and linear: read here, once per host.
-      rules = parseRobots(res.body.toString('utf8'), this.plan.crawler.user_agent);
     } catch (e) {
-      const status = isFetchError(e, 'http_status') ? (e.upstreamStatus ?? null) : null;
-      rules = robotsFromStatus(status) ?? robotsFromStatus(null)!;
+      status = isFetchError(e, 'http_status') ? (e.upstreamStatus ?? null) : null;
     } finally {
       // The host's first request opened the connection, which may have taken a while after its
       // start: the next request is spaced from this answer instead.
       this.sched.touch(host);
       release();
     }
+    // Read once per host, on an engine thread under the task budget (its first 500 KiB only).
+    // A parse that fails or runs out of time counts as no answer: nothing is fetched.
+    const rules = answer
+      ? await this.wctx.engine
+          .parseRobots(answer.body, this.plan.crawler.user_agent, {
+            timeoutS: this.wctx.settings.task_timeout_seconds,
+            ...(this.wctx.signal && { signal: this.wctx.signal }),
+          })
+          .catch(() => robotsFromStatus(null)!)
+      : (robotsFromStatus(status) ?? robotsFromStatus(null)!);
     this.sched.setCrawlDelay(host, rules.crawlDelayS);
     return rules;
   }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { describeGrowth, growthVersusLinear, type Growth } from '@adam/contracts/testing';
 import {
+  compileRobotsBytes,
   normalisePercent,
   parseRobots,
   productToken,
+  robotsFromCompiled,
   robotsFromStatus,
   robotsPath,
   ROBOTS_MAX_BYTES,
@@ -225,6 +227,27 @@ describe('parseRobots: hostile files', () => {
     const head = `User-agent: *\n# ${'x'.repeat(ROBOTS_MAX_BYTES - 40)}\n`;
     const cut = parseRobots(`${head}Disallow: /abcdefghijklmnopqrstuvwxyz\n`, UA);
     expect(cut.allowed('/abc')).toBe(true);
+  });
+
+  it('reads an answer’s bytes the same way: the first 500 KiB, the line cut there dropped', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    const read = (text: string) => robotsFromCompiled(compileRobotsBytes(bytes(text), UA));
+    // A BOM and multi-byte characters decoded as UTF-8.
+    const small = read('\uFEFFUser-agent: *\nDisallow: /ツ\nCrawl-delay: 3\n');
+    expect(small.allowed('/%E3%83%84')).toBe(false);
+    expect(small.crawlDelayS).toBe(3);
+    // 500 KiB counted in bytes: three-byte characters fill it with a third as many of them.
+    const filler = `# ${'ツ'.repeat(ROBOTS_MAX_BYTES / 3)}\n`;
+    expect(read(`User-agent: *\n${filler}Disallow: /late\n`).allowed('/late')).toBe(true);
+    const head = `User-agent: *\n# ${'x'.repeat(ROBOTS_MAX_BYTES - 40)}\n`;
+    const cut = read(`${head}Disallow: /abcdefghijklmnopqrstuvwxyz\n`);
+    expect(cut.allowed('/abc')).toBe(true);
+    // One byte past the bound is all a caller needs to keep to say the file was cut.
+    const whole = bytes(`${head}Disallow: /abcdefghijklmnopqrstuvwxyz\n`);
+    const kept = compileRobotsBytes(whole.subarray(0, ROBOTS_MAX_BYTES + 1), UA);
+    expect(kept).toEqual(compileRobotsBytes(whole, UA));
+    // Plain data: what crosses from an engine thread.
+    expect(structuredClone(kept)).toEqual(kept);
   });
 
   it('keeps at most ROBOTS_MAX_RULES rules of a 10 MB file of 100k rules', () => {

@@ -4,6 +4,8 @@ import { HEX, hexValue } from './percent.js';
 /**
  * robots.txt as RFC 9309 reads it, from hostile text, without regular expressions.
  *
+ * - Parsed on an engine thread under the task deadline (Engine.parseRobots): only the lookup of
+ *   compiled rules runs on the event loop.
  * - Only the first ROBOTS_MAX_BYTES (500 KiB, the RFC's minimum) are read; a line cut there is
  *   dropped. At most ROBOTS_MAX_LINES lines and ROBOTS_MAX_RULES rules of the chosen groups count.
  * - Groups: one or more `User-agent` lines then rules; a `User-agent` line after a rule starts a
@@ -27,6 +29,24 @@ import { HEX, hexValue } from './percent.js';
  * - Sitemap lines anywhere in the file, absolute http(s) URLs only, up to ROBOTS_MAX_SITEMAPS.
  */
 
+/**
+ * One rule, compiled: plain data, so that an engine thread can parse the file and send the rules
+ * back (see `robotsFromCompiled`).
+ */
+export interface RobotsRule {
+  glob: Glob;
+  /** Specificity: the normalised pattern's length. */
+  length: number;
+  allow: boolean;
+}
+
+/** A robots.txt read for one user agent, as plain data: its rules sorted longest first. */
+export interface CompiledRobots {
+  rules: RobotsRule[];
+  crawlDelayS: number | null;
+  sitemaps: string[];
+}
+
 export interface RobotsRules {
   /** Whether a path (with its query), as sent in the request line, may be fetched. */
   allowed(pathAndQuery: string): boolean;
@@ -47,13 +67,6 @@ export const ROBOTS_MAX_PATTERN = 2_048;
 export const ROBOTS_MAX_WILDCARD_RULES = 500;
 export const ROBOTS_MAX_SITEMAPS = 1_000;
 export const ROBOTS_MAX_CRAWL_DELAY_S = 60;
-
-interface Rule {
-  glob: Glob;
-  /** Specificity: the normalised pattern's length. */
-  length: number;
-  allow: boolean;
-}
 
 interface Group {
   agents: string[];
@@ -126,7 +139,7 @@ export function normalisePercent(s: string): string {
   return out;
 }
 
-function compileRule(raw: string, allow: boolean): Rule | null {
+function compileRule(raw: string, allow: boolean): RobotsRule | null {
   let pattern = raw.startsWith('/') || raw.startsWith('*') ? raw : `/${raw}`;
   const anchoredEnd = pattern.endsWith('$');
   if (anchoredEnd) pattern = pattern.slice(0, -1);
@@ -153,7 +166,7 @@ function compileRule(raw: string, allow: boolean): Rule | null {
  * A wildcard rule past the ROBOTS_MAX_WILDCARD_RULES first: a Disallow keeps its literal head
  * (it covers more, and costs a prefix comparison), an Allow is dropped.
  */
-function withoutWildcards(rule: Rule): Rule | null {
+function withoutWildcards(rule: RobotsRule): RobotsRule | null {
   if (rule.glob.parts.length === 1 || rule.allow) return rule.glob.parts.length === 1 ? rule : null;
   const glob = globFromParts([rule.glob.parts[0]!], false);
   return { glob, length: globLength(glob), allow: false };
@@ -189,15 +202,36 @@ function parseDelay(value: string): number | null {
   return Math.min(n, ROBOTS_MAX_CRAWL_DELAY_S);
 }
 
+/** The line cut at the limit is incomplete: a cut pattern could say the opposite. */
+function withoutCutLine(body: string): string {
+  const lastBreak = Math.max(body.lastIndexOf('\n'), body.lastIndexOf('\r'));
+  return lastBreak >= 0 ? body.slice(0, lastBreak) : '';
+}
+
+/**
+ * Rules for `userAgent` from a robots.txt answer's bytes, as plain data: what the engine's
+ * `robots` task runs. Only the first ROBOTS_MAX_BYTES are decoded; more bytes than that (the
+ * caller may keep just one more) mean the file was cut there.
+ */
+export function compileRobotsBytes(bytes: Uint8Array, userAgent: string): CompiledRobots {
+  const cut = bytes.byteLength > ROBOTS_MAX_BYTES;
+  const text = new TextDecoder().decode(cut ? bytes.subarray(0, ROBOTS_MAX_BYTES) : bytes);
+  return compileBody(cut ? withoutCutLine(text) : text, userAgent);
+}
+
+/** Rules for `userAgent` from a robots.txt body, as plain data (see the module comment). */
+export function compileRobots(text: string, userAgent: string): CompiledRobots {
+  const cut = text.length > ROBOTS_MAX_BYTES;
+  return compileBody(cut ? withoutCutLine(text.slice(0, ROBOTS_MAX_BYTES)) : text, userAgent);
+}
+
 /** Rules for `userAgent` from a robots.txt body (see the module comment for each choice). */
 export function parseRobots(text: string, userAgent: string): RobotsRules {
+  return robotsFromCompiled(compileRobots(text, userAgent));
+}
+
+function compileBody(text: string, userAgent: string): CompiledRobots {
   let body = text;
-  if (body.length > ROBOTS_MAX_BYTES) {
-    body = body.slice(0, ROBOTS_MAX_BYTES);
-    // The line cut at the limit is incomplete: a cut pattern could say the opposite.
-    const lastBreak = Math.max(body.lastIndexOf('\n'), body.lastIndexOf('\r'));
-    body = lastBreak >= 0 ? body.slice(0, lastBreak) : '';
-  }
   if (body.charCodeAt(0) === 0xfeff) body = body.slice(1);
 
   const groups: Group[] = [];
@@ -235,7 +269,7 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
   const named = token ? groups.filter((g) => g.agents.includes(token)) : [];
   const chosen = named.length > 0 ? named : groups.filter((g) => g.agents.includes('*'));
 
-  const rules: Rule[] = [];
+  const rules: RobotsRule[] = [];
   let crawlDelayS: number | null = null;
   let wildcards = 0;
   for (const g of chosen) {
@@ -251,7 +285,15 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
   }
   // Longest first, Allow before Disallow at equal length: the first match decides.
   rules.sort((a, b) => b.length - a.length || Number(b.allow) - Number(a.allow));
+  return { rules, crawlDelayS, sitemaps: [...sitemaps] };
+}
 
+/**
+ * The lookup over compiled rules (sorted longest first): a path costs at most
+ * ROBOTS_MAX_WILDCARD_RULES scans plus prefix comparisons, cheap enough for the event loop.
+ */
+export function robotsFromCompiled(compiled: CompiledRobots): RobotsRules {
+  const { rules, crawlDelayS, sitemaps } = compiled;
   return {
     allowed(pathAndQuery: string): boolean {
       const path = normalisePercent(
@@ -262,7 +304,7 @@ export function parseRobots(text: string, userAgent: string): RobotsRules {
       return true;
     },
     crawlDelayS,
-    sitemaps: [...sitemaps],
+    sitemaps,
   };
 }
 

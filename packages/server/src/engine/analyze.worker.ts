@@ -6,6 +6,7 @@ import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
 import { getWorkerEmbedder, packVectors } from '../embedding/embedder.worker.js';
 import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
+import { compileRobotsBytes, type CompiledRobots } from '../crawl/robots.js';
 import { parseSitemapBytes, type ParsedSitemap } from '../crawl/sitemap.js';
 import { extractResponse } from '../scraping/extract.js';
 import { isFetchError, type FetchErrorCode } from '../scraping/fetch-error.js';
@@ -273,6 +274,18 @@ export function sitemap(task: SitemapTask): SitemapTaskResult {
     if (isFetchError(e)) return { ok: false, code: e.code, message: e.message, url: e.url };
     throw e;
   }
+}
+
+export interface RobotsTask extends TimedTask {
+  /** The answer's first bytes: one past ROBOTS_MAX_BYTES at most (that one says it was cut). */
+  body: Uint8Array;
+  userAgent: string;
+}
+
+/** A fetched robots.txt read for one user agent; its rules come back as plain data. */
+export function robots(task: RobotsTask): CompiledRobots {
+  markStarted(task);
+  return compileRobotsBytes(task.body, task.userAgent);
 }
 
 /** An uploaded document's text: parsed on this thread, under the task budget (documents/). */

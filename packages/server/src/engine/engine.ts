@@ -17,6 +17,12 @@ import { FetchError } from '../scraping/fetch-error.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
 import type { FetchResult } from '../scraping/safe-fetcher.js';
 import type { extractResponse } from '../scraping/extract.js';
+import {
+  ROBOTS_MAX_BYTES,
+  robotsFromCompiled,
+  type CompiledRobots,
+  type RobotsRules,
+} from '../crawl/robots.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type {
   AnalyzeTask,
@@ -26,6 +32,7 @@ import type {
   ExtractTaskResult,
   RankResult,
   RankTask,
+  RobotsTask,
   SitemapTask,
   SitemapTaskResult,
   WarmTask,
@@ -498,6 +505,32 @@ export class Engine implements Embedder {
     );
     if (!r.ok) throw new FetchError(r.code, r.message, r.url);
     return r.result;
+  }
+
+  /**
+   * Reads a fetched robots.txt for `userAgent` on a worker thread, under the extraction budget:
+   * a hostile file (500 KiB of 50,000 lines, long patterns) is CPU work the event loop must not
+   * wait on. Only the bytes the parse reads cross to the thread; the lookup comes back.
+   */
+  async parseRobots(
+    bytes: Uint8Array,
+    userAgent: string,
+    opts: TaskOptions = {},
+  ): Promise<RobotsRules> {
+    // One byte past the bound tells the parse that the file was cut there.
+    const kept = bytes.subarray(0, ROBOTS_MAX_BYTES + 1);
+    const body = new Uint8Array(kept.byteLength);
+    body.set(kept);
+    const task: RobotsTask = { body, userAgent };
+    const budget = { kind: 'extraction' as const, seconds: this.budgetS(opts.timeoutS) };
+    const compiled = await this.track((pool) =>
+      this.runTask<CompiledRobots>(pool, 'robots', task, {
+        budget,
+        signal: opts.signal,
+        transferList: [body.buffer],
+      }),
+    );
+    return robotsFromCompiled(compiled);
   }
 
   /**
