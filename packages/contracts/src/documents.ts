@@ -68,7 +68,7 @@ export const UploadSettings = z
       ctx.addIssue({
         code: 'custom',
         path: ['max_file_mib'],
-        message: 'must not exceed max_total_mib',
+        message: 'must not exceed the max upload size (max_total_mib)',
       });
     }
   });

@@ -167,7 +167,11 @@ describe('the uploads settings', () => {
       [{ max_files: 0 }, 'max_files', 'must be at least 1'],
       [{ max_files: 1001 }, 'max_files', 'must be at most 1000'],
       [{ max_total_mib: 10_241 }, 'max_total_mib', 'must be at most 10240'],
-      [{ max_file_mib: 100, max_total_mib: 50 }, 'max_file_mib', 'must not exceed max_total_mib'],
+      [
+        { max_file_mib: 100, max_total_mib: 50 },
+        'max_file_mib',
+        'must not exceed the max upload size (max_total_mib)',
+      ],
       [{ max_files: '5' }, 'max_files', ''],
       [{ unknown: 1 }, '', ''],
     ];

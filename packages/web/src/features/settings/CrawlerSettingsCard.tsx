@@ -1,10 +1,10 @@
 import {
   Button,
   Center,
-  Group,
   Loader,
   NumberInput,
   SimpleGrid,
+  Stack,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -30,7 +30,7 @@ export function CrawlerSettingsCard() {
   return (
     <SettingsCard
       title="Crawler"
-      description="Politeness towards the sites a crawl reads. A crawl keeps the values it started with; a change applies to the next crawl or sync."
+      description="Politeness towards the sites a crawl reads. A robots.txt Crawl-delay above Min Delay wins; a 429 or 503 waits for its Retry-After, at most Max Backoff. A crawl keeps the values it started with: a change applies to the next crawl or sync."
     >
       {loading ? (
         <Center py="md">
@@ -48,7 +48,7 @@ export function CrawlerSettingsCard() {
           }}
           noValidate
         >
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md">
+          <Stack gap="md">
             <TextInput
               label="User Agent"
               description="Sent with every crawl request and matched against the robots.txt groups."
@@ -56,40 +56,46 @@ export function CrawlerSettingsCard() {
               onChange={(e) => set('user_agent', e.currentTarget.value)}
               error={errors.user_agent}
               maxLength={300}
-              style={{ gridColumn: '1 / -1' }}
             />
-            <NumberInput
-              label="Per-Host Concurrency"
-              description={`Requests sent to one host at the same time (${B.per_host_concurrency.min} to ${B.per_host_concurrency.max}; default ${D.per_host_concurrency}).`}
-              {...wholeNumberProps(B.per_host_concurrency)}
-              value={form.per_host_concurrency}
-              onChange={(v) => set('per_host_concurrency', v)}
-              error={errors.per_host_concurrency}
-            />
-            <NumberInput
-              label="Min Delay"
-              description={`Between two requests to one host; a robots.txt Crawl-delay above it wins (up to ${ms(B.min_delay_ms.max)}; default ${ms(D.min_delay_ms)}).`}
-              suffix=" ms"
-              {...wholeNumberProps(B.min_delay_ms)}
-              value={form.min_delay_ms}
-              onChange={(v) => set('min_delay_ms', v)}
-              error={errors.min_delay_ms}
-            />
-            <NumberInput
-              label="Max Backoff"
-              description={`Longest wait after a 429 or 503 (Retry-After included) or for a Crawl-delay (${ms(B.max_backoff_ms.min)} to ${ms(B.max_backoff_ms.max)}; default ${ms(D.max_backoff_ms)}).`}
-              suffix=" ms"
-              {...wholeNumberProps(B.max_backoff_ms)}
-              value={form.max_backoff_ms}
-              onChange={(v) => set('max_backoff_ms', v)}
-              error={errors.max_backoff_ms}
-            />
-          </SimpleGrid>
-          <Group justify="flex-end" mt="md">
-            <Button type="submit" loading={saving} leftSection={<IconDeviceFloppy size={16} />}>
-              Save Crawler Settings
-            </Button>
-          </Group>
+            {/* One-line descriptions keep the three inputs on one baseline. */}
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md" verticalSpacing="md">
+              <NumberInput
+                label="Per-Host Concurrency"
+                description={`Requests at once to one host, ${B.per_host_concurrency.min} to ${B.per_host_concurrency.max}.`}
+                {...wholeNumberProps(B.per_host_concurrency)}
+                value={form.per_host_concurrency}
+                onChange={(v) => set('per_host_concurrency', v)}
+                error={errors.per_host_concurrency}
+              />
+              <NumberInput
+                label="Min Delay"
+                description={`Between two requests to one host, up to ${ms(B.min_delay_ms.max)}.`}
+                suffix=" ms"
+                {...wholeNumberProps(B.min_delay_ms)}
+                value={form.min_delay_ms}
+                onChange={(v) => set('min_delay_ms', v)}
+                error={errors.min_delay_ms}
+              />
+              <NumberInput
+                label="Max Backoff"
+                description={`${ms(B.max_backoff_ms.min)} to ${ms(B.max_backoff_ms.max)}.`}
+                suffix=" ms"
+                {...wholeNumberProps(B.max_backoff_ms)}
+                value={form.max_backoff_ms}
+                onChange={(v) => set('max_backoff_ms', v)}
+                error={errors.max_backoff_ms}
+              />
+            </SimpleGrid>
+            <Text size="xs" c="dimmed">
+              Defaults: {D.per_host_concurrency} requests at once, {ms(D.min_delay_ms)} apart,
+              backoff up to {ms(D.max_backoff_ms)}.
+            </Text>
+            <div>
+              <Button type="submit" loading={saving} leftSection={<IconDeviceFloppy size={16} />}>
+                Save Crawler Settings
+              </Button>
+            </div>
+          </Stack>
         </form>
       )}
     </SettingsCard>

@@ -28,8 +28,9 @@ function serve(extra: Record<string, Route | Response> = {}) {
 /** The server's answer to a PUT: what was sent, as it stores it. */
 const echo: Route = (call) => json((call.body as { settings: Record<string, unknown> }).settings);
 
+/** The card under its heading; the first screen of a run loads lazily, slowly on a busy machine. */
 const card = async (title: string) =>
-  (await screen.findByRole('heading', { name: title })).closest(
+  (await screen.findByRole('heading', { name: title }, { timeout: 15_000 })).closest(
     '.mantine-Paper-root',
   ) as HTMLElement;
 
@@ -125,8 +126,14 @@ describe('Upload limits card', () => {
     serve({
       'PUT /admin/settings/uploads': json(
         {
-          detail: 'Invalid uploads settings: max_file_mib: must not exceed max_total_mib',
-          errors: [{ field: 'max_file_mib', message: 'must not exceed max_total_mib' }],
+          detail:
+            'Invalid uploads settings: max_file_mib: must not exceed the max upload size (max_total_mib)',
+          errors: [
+            {
+              field: 'max_file_mib',
+              message: 'must not exceed the max upload size (max_total_mib)',
+            },
+          ],
         },
         422,
       ),
@@ -140,7 +147,7 @@ describe('Upload limits card', () => {
     await u.click(c.getByRole('button', { name: 'Save Upload Limits' }));
     await waitFor(() => expect(size).toHaveAttribute('aria-invalid', 'true'));
     expect(size).toHaveAccessibleDescription(
-      expect.stringContaining('must not exceed max_total_mib'),
+      expect.stringContaining('must not exceed the max upload size (max_total_mib)'),
     );
     expect(c.getByLabelText('Max Upload Size')).not.toHaveAttribute('aria-invalid', 'true');
   });
