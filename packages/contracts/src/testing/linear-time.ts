@@ -80,3 +80,21 @@ export function growthVersusLinear<I>(
 /** For tests that print what they measured. */
 export const describeGrowth = (g: Growth): string =>
   `grew ${g.fn.toFixed(1)}× where a linear scan grew ${g.linear.toFixed(1)}× (excess ${g.excess.toFixed(1)})`;
+
+/**
+ * growthVersusLinear measured again, up to `attempts` times in all, only while its excess is
+ * at or over `bound`: a busy machine can spoil one measurement, while a quadratic cost is over
+ * the bound every time. The best measurement counts.
+ */
+export function bestGrowthVersusLinear<I>(
+  fn: (input: I) => unknown,
+  make: (size: number) => I,
+  { bound = 6, attempts = 3, ...options }: GrowthOptions & { bound?: number; attempts?: number },
+): Growth {
+  let best = growthVersusLinear(fn, make, options);
+  for (let attempt = 1; attempt < attempts && best.excess >= bound; attempt++) {
+    const g = growthVersusLinear(fn, make, options);
+    if (g.excess < best.excess) best = g;
+  }
+  return best;
+}

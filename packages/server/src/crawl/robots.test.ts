@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear, type Growth } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import {
   compileRobotsBytes,
   normalisePercent,
@@ -15,19 +15,6 @@ import {
 } from './robots.js';
 
 const UA = 'ADAM/1.0 (+https://example.org/adam)';
-
-/**
- * Growth against a linear scan, measured again (up to three times) only when over the bound:
- * a busy machine can spoil one measurement, while a quadratic cost is over it every time.
- */
-function linearGrowth<I>(fn: (input: I) => unknown, make: (n: number) => I, n: number): Growth {
-  let best: Growth | null = null;
-  for (let attempt = 0; attempt < 3 && (best === null || best.excess >= 6); attempt++) {
-    const g = growthVersusLinear(fn, make, { n });
-    if (best === null || g.excess < best.excess) best = g;
-  }
-  return best!;
-}
 
 describe('parseRobots: groups', () => {
   it('takes our product token from the user agent, before its "/"', () => {
@@ -282,10 +269,10 @@ describe('parseRobots: hostile files', () => {
     const r = parseRobots(`User-agent: *\nDisallow: /${stars}b${stars}c$`, UA);
     expect(r.allowed(`/${'a'.repeat(2_000)}`)).toBe(true);
     expect(r.allowed(`/${'a'.repeat(1_000)}b${'a'.repeat(1_000)}c`)).toBe(false);
-    const g = linearGrowth(
+    const g = bestGrowthVersusLinear(
       (url: string) => r.allowed(url),
       (n) => `/${'ab'.repeat(n)}`,
-      256,
+      { n: 256 },
     );
     expect(g.excess, describeGrowth(g)).toBeLessThan(6);
   });
@@ -298,10 +285,10 @@ describe('parseRobots: hostile files', () => {
       '#######\n',
       'Allow: /x\r',
     ]) {
-      const g = linearGrowth(
+      const g = bestGrowthVersusLinear(
         (text: string) => parseRobots(`User-agent: *\n${text}`, UA),
         (n) => unit.repeat(Math.ceil(n / unit.length)),
-        4_096,
+        { n: 4_096 },
       );
       expect(g.excess, `${JSON.stringify(unit)}: ${describeGrowth(g)}`).toBeLessThan(6);
     }
@@ -311,10 +298,10 @@ describe('parseRobots: hostile files', () => {
     // Patterns a backtracking matcher pays n·m for: many near-matches of each part.
     for (const pattern of ['/*a*a*a*a*a*a*a*b', `/*${'a'.repeat(200)}b`, '/*aab$']) {
       const r = parseRobots(`User-agent: *\nDisallow: ${pattern}`, UA);
-      const g = linearGrowth(
+      const g = bestGrowthVersusLinear(
         (url: string) => r.allowed(url),
         (n) => `/${'a'.repeat(n)}`,
-        1_024,
+        { n: 1_024 },
       );
       expect(g.excess, `${pattern}: ${describeGrowth(g)}`).toBeLessThan(6);
     }

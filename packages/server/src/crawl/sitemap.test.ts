@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear, type Growth } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { isFetchError } from '../scraping/fetch-error.js';
 import {
   decodeEntities,
@@ -15,16 +15,6 @@ const BASE = 'https://example.org/sitemap.xml';
 
 const urlset = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${body}</urlset>`;
-
-/** Like the robots tests: measured again only when over the bound (a busy machine). */
-function linearGrowth<I>(fn: (input: I) => unknown, make: (n: number) => I, n: number): Growth {
-  let best: Growth | null = null;
-  for (let attempt = 0; attempt < 3 && (best === null || best.excess >= 6); attempt++) {
-    const g = growthVersusLinear(fn, make, { n });
-    if (best === null || g.excess < best.excess) best = g;
-  }
-  return best!;
-}
 
 describe('parseSitemap', () => {
   it('reads a urlset: loc and lastmod of each url, normalised', () => {
@@ -174,17 +164,17 @@ describe('parseSitemap', () => {
       '</x>',
     ];
     for (const unit of units) {
-      const g = linearGrowth(
+      const g = bestGrowthVersusLinear(
         (xml: string) => parseSitemap(`<urlset><url><loc>${xml}`, BASE),
         (n) => unit.repeat(Math.ceil(n / unit.length)),
-        4_096,
+        { n: 4_096 },
       );
       expect(g.excess, `${unit}: ${describeGrowth(g)}`).toBeLessThan(6);
     }
-    const entries = linearGrowth(
+    const entries = bestGrowthVersusLinear(
       (xml: string) => parseSitemap(xml, BASE),
       (n) => urlset('<url><loc>https://example.org/x</loc></url>'.repeat(n / 32)),
-      4_096,
+      { n: 4_096 },
     );
     expect(entries.excess, describeGrowth(entries)).toBeLessThan(6);
   });
