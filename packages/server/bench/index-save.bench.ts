@@ -18,6 +18,8 @@
  * how well neighbours are chosen, not what a save writes. The service's own save timer is off:
  * with it, a slow build let the timer save first and the measured save was empty.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { EventBus } from '../src/lib/event-bus.js';
 import { createLogger, LogSink } from '../src/logging.js';
@@ -48,16 +50,39 @@ const IDLE_MS = 5_000;
 interface Lateness {
   worst: number;
   p99: number;
+  /** Worst lateness less the time this thread waited for a CPU since the tick before. */
+  worstOwn: number;
   ticks: number;
   ms: number;
 }
 
+/**
+ * This thread's time on a CPU and waiting for one, in ms (Linux schedstat; null elsewhere): what
+ * a slow call spent neither running nor runnable, it spent blocked (I/O, a lock).
+ */
+function schedstat(): { cpu: number; runnable: number } | null {
+  try {
+    const [cpu, wait] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ');
+    return { cpu: Number(cpu) / 1e6, runnable: Number(wait) / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+interface Tick {
+  at: number;
+  ms: number;
+  /** Of which (at most) waiting for a CPU: the machine's load, not this thread's work. */
+  waited: number;
+}
+
 /** Worst and p99 of some ticks' lateness. */
-function summary(late: number[], ms: number): Lateness {
-  const sorted = [...late].sort((a, b) => a - b);
+function summary(late: Tick[], ms: number): Lateness {
+  const sorted = late.map((t) => t.ms).sort((a, b) => a - b);
   return {
     worst: sorted[sorted.length - 1] ?? 0,
     p99: percentile(sorted, 99) || 0,
+    worstOwn: late.reduce((w, t) => Math.max(w, t.ms - Math.min(t.ms, t.waited)), 0),
     ticks: sorted.length,
     ms,
   };
@@ -71,11 +96,17 @@ async function lateness(
   during: () => Promise<unknown>,
   split: () => number | null = () => null,
 ): Promise<{ all: Lateness; before: Lateness; after: Lateness }> {
-  const late: { at: number; ms: number }[] = [];
+  const late: Tick[] = [];
   let due = performance.now() + TICK_MS;
+  let runnable = schedstat()?.runnable ?? 0;
+  const tick = (now: number) => {
+    const r = schedstat()?.runnable ?? 0;
+    late.push({ at: now, ms: Math.max(0, now - due), waited: r - runnable });
+    runnable = r;
+  };
   const timer = setInterval(() => {
     const now = performance.now();
-    late.push({ at: now, ms: Math.max(0, now - due) });
+    tick(now);
     due = now + TICK_MS;
   }, TICK_MS);
   const started = performance.now();
@@ -86,24 +117,15 @@ async function lateness(
   }
   const ended = performance.now();
   // The last gap, if the work ended in the middle of one.
-  late.push({ at: ended, ms: Math.max(0, ended - due) });
+  tick(ended);
   const at = split() ?? ended;
   // A tick is late because of what ran before it: the first tick after the split is "before".
   const firstAfter = late.findIndex((t) => t.at > at);
   const cut = firstAfter < 0 ? late.length : firstAfter + 1;
   return {
-    all: summary(
-      late.map((t) => t.ms),
-      ended - started,
-    ),
-    before: summary(
-      late.slice(0, cut).map((t) => t.ms),
-      at - started,
-    ),
-    after: summary(
-      late.slice(cut).map((t) => t.ms),
-      ended - at,
-    ),
+    all: summary(late, ended - started),
+    before: summary(late.slice(0, cut), at - started),
+    after: summary(late.slice(cut), ended - at),
   };
 }
 
@@ -194,10 +216,22 @@ try {
   const idle = (await lateness(() => new Promise((r) => setTimeout(r, IDLE_MS)))).all;
   // When the marking starts: the save on the index's thread is done (only watched, not changed).
   let marking: number | null = null;
+  // Each marking call's own time: the statements, apart from what runs between them; and how
+  // much of it the thread ran, waited for a CPU, or was blocked.
+  const calls: { ms: number; cpu: number; runnable: number }[] = [];
   const mark = snippets.markIndexed.bind(snippets);
   snippets.markIndexed = (ids, at) => {
-    marking ??= performance.now();
+    const s0 = schedstat();
+    const t0 = performance.now();
+    marking ??= t0;
     mark(ids, at);
+    const ms = performance.now() - t0;
+    const s1 = schedstat();
+    calls.push({
+      ms,
+      cpu: s0 && s1 ? s1.cpu - s0.cpu : NaN,
+      runnable: s0 && s1 ? s1.runnable - s0.runnable : NaN,
+    });
   };
   const phases = await lateness(
     () => index.flush(),
@@ -207,17 +241,65 @@ try {
   const after = snippets.indexCounts();
   const size = index.diskBytes();
   table(
-    ['phase', 'duration', 'ticks', 'max lateness ms', 'p99 lateness ms'],
+    ['phase', 'duration', 'ticks', 'max lateness ms', 'p99 lateness ms', 'max less CPU waits'],
     [
-      ['idle (reference)', seconds(idle.ms), idle.ticks, fixed(idle.worst, 1), fixed(idle.p99, 1)],
+      [
+        'idle (reference)',
+        seconds(idle.ms),
+        idle.ticks,
+        fixed(idle.worst, 1),
+        fixed(idle.p99, 1),
+        fixed(idle.worstOwn, 1),
+      ],
       ...(
         [
           ['save + mark indexed', save],
           ['  save (index thread)', phases.before],
           ['  mark indexed', phases.after],
         ] as const
-      ).map(([name, l]) => [name, seconds(l.ms), l.ticks, fixed(l.worst, 1), fixed(l.p99, 1)]),
+      ).map(([name, l]) => [
+        name,
+        seconds(l.ms),
+        l.ticks,
+        fixed(l.worst, 1),
+        fixed(l.p99, 1),
+        fixed(l.worstOwn, 1),
+      ]),
     ],
+  );
+  const callsSorted = [...calls].sort((a, b) => a.ms - b.ms);
+  const sum = (f: (c: (typeof calls)[number]) => number, of = calls) =>
+    of.reduce((n, c) => n + f(c), 0);
+  const slow = calls.filter((c) => c.ms > 20);
+  const split = (of: typeof calls) =>
+    `on a CPU ${fixed(
+      sum((c) => c.cpu, of),
+      0,
+    )} ms, waiting for one ` +
+    `${fixed(
+      sum((c) => c.runnable, of),
+      0,
+    )} ms, blocked ` +
+    `${fixed(
+      sum((c) => c.ms - c.cpu - c.runnable, of),
+      0,
+    )} ms`;
+  console.log(
+    `  marking calls: ${calls.length}, max ${fixed(callsSorted.at(-1)?.ms ?? 0, 1)} ms, p99 ` +
+      `${fixed(
+        percentile(
+          callsSorted.map((c) => c.ms),
+          99,
+        ) || 0,
+        1,
+      )} ms, total ` +
+      `${seconds(sum((c) => c.ms))} (${split(calls)})`,
+  );
+  console.log(
+    `  calls over 20 ms: ${slow.length}, ${fixed(
+      sum((c) => c.ms, slow),
+      0,
+    )} ms: ${split(slow)}`,
   );
   console.log(
     `  ${ROWS.toLocaleString('en')} vectors, index on disk ${mib(size)}; save took ${seconds(save.ms)}`,
@@ -226,6 +308,13 @@ try {
     `  max lateness during the save: ${fixed(save.worst / Math.max(idle.worst, 0.1), 2)}× the idle one` +
       ` (target ≤ 2×); p99 ${fixed(save.p99 / Math.max(idle.p99, 0.1), 2)}×;` +
       ` rows still pending after it: ${after.pending}`,
+  );
+  console.log(
+    `  less the waits for a CPU (the machine's load): max ${fixed(save.worstOwn, 1)} ms vs idle ` +
+      `${fixed(idle.worstOwn, 1)} ms; load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
   );
   await index.close();
 } finally {
