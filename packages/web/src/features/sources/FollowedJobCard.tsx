@@ -11,16 +11,17 @@ import { JobPriorityBadge, JobProgress, JobStatusBadge } from '../jobs/JobBadges
 import { isFinalStatus, useJob } from '../jobs/jobs.api';
 import { crawlProgressOf } from '../jobs/CrawlCounts';
 import { CrawlProgress } from './CrawlProgress';
+import { completedMessage, jobFigures, type JobFigure } from './jobFigures';
 import { MESSAGES } from './messages';
 
-function Figure({ label, value }: { label: string; value: number | undefined }) {
+function Figure({ label, value }: JobFigure) {
   return (
     <Stack gap={0}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text fw={600} className="tabular-nums">
-        {formatNumber(value ?? 0)}
+      <Text fw={600} className="tabular-nums" aria-label={label}>
+        {formatNumber(value)}
       </Text>
     </Stack>
   );
@@ -46,7 +47,7 @@ export function FollowedJobCard({ jobId, onDismiss }: { jobId: number; onDismiss
     if (!job || announced.current || !isFinalStatus(job.status)) return;
     announced.current = true;
     if (job.status === 'completed') {
-      toast.success(`Sources processed: ${formatNumber(job.stats.segments_created ?? 0)} segments`);
+      toast.success(completedMessage(job));
     } else if (job.status === 'failed') {
       const reason = failReason ?? job.errors[job.errors.length - 1]?.message ?? null;
       toast.error(reason ? `${MESSAGES.processingFailed}: ${reason}` : MESSAGES.processingFailed);
@@ -79,11 +80,10 @@ export function FollowedJobCard({ jobId, onDismiss }: { jobId: number; onDismiss
         <Stack gap="sm">
           <JobProgress job={job} size="md" />
           {crawl ? <CrawlProgress progress={crawl} /> : null}
-          <SimpleGrid cols={4} spacing="xs">
-            <Figure label="URLs" value={job.stats.urls_total ?? job.urls.length} />
-            <Figure label="Done" value={job.stats.urls_done} />
-            <Figure label="Failed" value={job.stats.urls_failed} />
-            <Figure label="Segments" value={job.stats.segments_created} />
+          <SimpleGrid cols={4} spacing="xs" aria-label={`Figures of job ${job.id}`}>
+            {jobFigures(job).map((f) => (
+              <Figure key={f.label} {...f} />
+            ))}
           </SimpleGrid>
           {job.errors.length > 0 ? (
             <Stack gap={2}>
