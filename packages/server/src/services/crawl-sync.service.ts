@@ -154,7 +154,7 @@ export class CrawlSyncService implements SyncTargets, CrawlSyncRecorder {
       input,
       metadata: { crawl_id: id },
     });
-    const free = this.deps.sourceSyncRepo.listFree(this.deps.crawls.pageSourceIds(id));
+    const free = this.deps.crawls.freePageSourceIds(id);
     this.deps.sourceSyncRepo.claim(free, job.id);
     this.deps.crawls.claim(id, job.id);
     this.deps.crawls.startSync(id, job.id, this.at());
@@ -171,10 +171,7 @@ export class CrawlSyncService implements SyncTargets, CrawlSyncRecorder {
   state(crawlId: number, jobId: number): CrawlSyncState {
     const queueing = !this.deps.crawls.holds(crawlId, jobId);
     const rows = queueing
-      ? this.deps.crawls.listTargetsOf(
-          crawlId,
-          this.deps.sourceSyncRepo.listFree(this.deps.crawls.pageSourceIds(crawlId)),
-        )
+      ? this.deps.crawls.listTargetsOf(crawlId, this.deps.crawls.freePageSourceIds(crawlId))
       : this.deps.crawls.listTargets(crawlId, jobId);
     const pages = rows.map((t) => ({
       source_id: t.source_id,

@@ -127,11 +127,19 @@ export class CrawlSyncRepository {
     );
   }
 
-  /** The sources of the crawl's pages. */
-  pageSourceIds(id: number): number[] {
+  /**
+   * The sources of the crawl's pages that no pending or processing job holds (what
+   * SourceSyncRepository.listFree answers for a list of ids), found from the crawl's pages by its
+   * key, then each source by id. listFree's json_each join reads the whole list once per source:
+   * 8 s for a crawl of 5,000 pages, on the server's event loop.
+   */
+  freePageSourceIds(id: number): number[] {
     return prepared(
       this.db,
-      'SELECT source_id FROM crawl_pages WHERE crawl_id = ? AND source_id IS NOT NULL ORDER BY source_id',
+      `SELECT s.id FROM crawl_pages p JOIN sources s ON s.id = p.source_id
+         WHERE p.crawl_id = ? AND s.kind = 'web' AND (s.sync_job_id IS NULL OR NOT EXISTS (
+           SELECT 1 FROM jobs j WHERE j.id = s.sync_job_id AND j.status IN ('pending', 'processing')))
+         ORDER BY s.id`,
     )
       .pluck()
       .all(id) as number[];
@@ -198,11 +206,12 @@ export class CrawlSyncRepository {
     ).run({ ...p, id });
   }
 
+  /** Marks the page listed; a page marked already is not written again (each sync asks). */
   markInSitemap(id: number, url: string): void {
-    prepared(this.db, 'UPDATE crawl_pages SET in_sitemap = 1 WHERE crawl_id = ? AND url = ?').run(
-      id,
-      url,
-    );
+    prepared(
+      this.db,
+      'UPDATE crawl_pages SET in_sitemap = 1 WHERE crawl_id = ? AND url = ? AND in_sitemap = 0',
+    ).run(id, url);
   }
 
   startSync(id: number, jobId: number, at: string): void {
