@@ -139,6 +139,11 @@ export class SnippetRepository {
     })(rows);
   }
 
+  /** The store's file: an export reads it on a thread and a connection of its own. */
+  get file(): string {
+    return this.db.name;
+  }
+
   findById(id: number): SnippetRow | undefined {
     return this.db.prepare(`SELECT ${COLUMNS} FROM snippets s WHERE s.id = ?`).get(id) as
       SnippetRow | undefined;
