@@ -69,7 +69,7 @@ export function CrawlerSettingsCard() {
               />
               <NumberInput
                 label="Min Delay"
-                description={`Between two requests to one host, up to ${ms(B.min_delay_ms.max)}.`}
+                description={`Between requests to a host, ${B.min_delay_ms.min} to ${ms(B.min_delay_ms.max)}.`}
                 suffix=" ms"
                 {...wholeNumberProps(B.min_delay_ms)}
                 value={form.min_delay_ms}

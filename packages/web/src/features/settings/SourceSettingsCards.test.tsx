@@ -90,6 +90,18 @@ describe('Crawler settings card', () => {
     await u.type(agent, 'x');
     expect(agent).not.toHaveAttribute('aria-invalid', 'true');
   });
+  it('names an emptied number at its field and sends nothing', async () => {
+    const { callsTo } = serve({ 'PUT /admin/settings/crawler': echo });
+    renderApp(PAGE);
+    const u = userEvent.setup();
+    const c = within(await card('Crawler'));
+    const delay = await c.findByLabelText('Min Delay');
+    await u.clear(delay);
+    await u.click(c.getByRole('button', { name: 'Save Crawler Settings' }));
+    await waitFor(() => expect(delay).toHaveAttribute('aria-invalid', 'true'));
+    expect(delay).toHaveAccessibleDescription(expect.stringContaining('is required'));
+    expect(callsTo('PUT', '/admin/settings/crawler')).toHaveLength(0);
+  });
 });
 
 describe('Upload limits card', () => {

@@ -43,18 +43,17 @@ export function useSectionForm<S extends SettingsSection>(section: S, savedText:
 
   const submit = () => {
     if (!form || !query.data) return;
-    setErrors({});
     const stored = query.data as Record<string, unknown>;
-    // Numbers as numbers; an emptied number input as null, which the server names at its field.
+    // Numbers as numbers; an emptied number input is named at its field and nothing is sent.
     const payload: Record<string, unknown> = {};
+    const empty: Record<string, string> = {};
     for (const [field, value] of Object.entries(form)) {
-      payload[field] =
-        typeof stored[field] === 'number' && typeof value === 'string'
-          ? value.trim() === ''
-            ? null
-            : Number(value)
-          : value;
+      const numeric = typeof stored[field] === 'number' && typeof value === 'string';
+      if (numeric && value.trim() === '') empty[field] = 'is required';
+      payload[field] = numeric ? Number(value) : value;
     }
+    setErrors(empty as SectionFieldErrors<T>);
+    if (Object.keys(empty).length > 0) return;
     save.mutate(payload, {
       onSuccess: (saved) => {
         setForm(saved as SectionForm<T>);
