@@ -172,7 +172,7 @@ export function ManageSourcesScreen() {
               setSearch(e.currentTarget.value);
               setPage(1);
             }}
-            w={340}
+            w={300}
           />
           <Autocomplete
             label="Domain"
@@ -185,7 +185,7 @@ export function ManageSourcesScreen() {
               setPage(1);
             }}
             clearable
-            w={260}
+            w={220}
           />
           <Select
             label="Kind"
@@ -197,7 +197,7 @@ export function ManageSourcesScreen() {
               setPage(1);
             }}
             allowDeselect={false}
-            w={180}
+            w={170}
           />
           <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
             {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
