@@ -31,6 +31,15 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The nice value of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceValues(): number[] {
+  return fs.readdirSync('/proc/self/task').map((tid) => {
+    const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), counted from field 3.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
 function start(over: { ids?: number[]; dbFile?: string } = {}) {
   const stats: ExportThreadStats = { threads: 0, rowsRead: 0, chunksAsked: 0 };
   const ended = { count: 0 };
@@ -74,6 +83,8 @@ describe('an export on its own thread', () => {
     expect(rowsHeld).toBeLessThan(ROWS / 4);
     expect(stats.threads).toBe(1);
     expect(ended.count).toBe(0);
+    // On Linux the export's thread runs below the server's priority (a thread's own nice value).
+    if (process.platform === 'linux') expect(threadNiceValues()).toContain(10);
 
     stream.destroy();
     await once(stream, 'close');
