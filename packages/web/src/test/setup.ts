@@ -4,8 +4,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { FakeWebSocket } from './fakeSocket';
 
-// Whole-app renders with lazy screens can take over a second on a busy machine.
-configure({ asyncUtilTimeout: 4000 });
+// Whole-app renders with lazy screens can take over a second on a quiet machine, and the first
+// test of a file (cold imports) past 4 s on a CI machine running other work: waits are on
+// conditions, so a long bound only slows a test that fails.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks the layout APIs Mantine reads.
 Object.defineProperty(window, 'matchMedia', {
