@@ -29,7 +29,14 @@ export const OUTCOME_COLORS: Record<SyncOutcome, MantineColor> = {
 
 export function KindBadge({ kind }: { kind: SourceKind }) {
   return (
-    <Badge size="sm" variant="outline" color={KIND_COLORS[kind]} data-testid="source-kind">
+    // max-content: in the table's auto layout a badge (its label ellipsised) shrank to "W..".
+    <Badge
+      size="sm"
+      variant="outline"
+      color={KIND_COLORS[kind]}
+      miw="max-content"
+      data-testid="source-kind"
+    >
       {kind}
     </Badge>
   );
