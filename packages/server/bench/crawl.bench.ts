@@ -162,14 +162,18 @@ const sent = new Map<string, number[]>();
 diagnostics.subscribe('undici:client:sendHeaders', (message: unknown) => {
   const { request } = message as { request: { origin: string; path: string } };
   const list = sent.get(request.origin) ?? [];
-  list.push(performance.now());
+  // One reading for the list and the trace: a second one can come late on a loaded machine.
+  const at = performance.now();
+  list.push(at);
   sent.set(request.origin, list);
   if (process.env.CRAWL_BENCH_TRACE && request.origin === site.url && !politeDone)
-    sentTrace.push([performance.now(), request.path]);
+    sentTrace.push([at, `${request.path} (${current})`]);
 });
 const sentTrace: [number, string][] = [];
 /** Set once the polite phases are over (the reference is not polite). */
 let politeDone = false;
+/** The phase running, for the trace. */
+let current = 'between phases';
 
 interface Phase {
   name: string;
@@ -195,9 +199,11 @@ async function marks(): Promise<Marks> {
 async function phase(name: string, adam: Adam, create: () => number): Promise<Phase> {
   const from = await marks();
   let job!: Job;
+  current = name;
   const m = await measure(async () => {
     job = await adam.services.jobs.waitForEnd(create(), LIMIT_MS);
   });
+  current = 'between phases';
   return { name, job, wallMs: m.wallMs, cpuMs: m.cpuMs, from, to: await marks() };
 }
 
