@@ -248,13 +248,21 @@ const idlePerS = idle.cpuMs / (idle.wallMs / 1000);
 
 embedded.embedded = 0;
 if (process.env.CRAWL_BENCH_PROFILE) await profiler.start();
+const unchangedSplit = process.cpuUsage();
 const unchanged = await phase(
   'sync, unchanged',
   adam,
   () => adam.services.crawlSyncs.syncNow(crawl.job.id).job_id,
 );
 const unchangedSync = lastSync();
+const unchangedUsed = process.cpuUsage(unchangedSplit);
 if (process.env.CRAWL_BENCH_PROFILE) await profiler.stop(process.env.CRAWL_BENCH_PROFILE);
+// The same server idle for as long as the unchanged sync ran: what that wall time costs anyway.
+const idleSplit = process.cpuUsage();
+const idleAsLong = await measure(
+  () => new Promise((resolve) => setTimeout(resolve, unchanged.wallMs)),
+);
+const idleUsed = process.cpuUsage(idleSplit);
 const unchangedEmbedded = embedded.embedded;
 
 const before = siteSnippets();
@@ -373,6 +381,16 @@ console.log(
     `net of it: ${seconds(unchangedNet)} = ${pct(unchangedNet)} of the crawl's CPU; CPU per ` +
     `request: sync ${fixed(unchanged.cpuMs / Math.max(1, requestsIn(unchanged).length), 2)} ms, ` +
     `crawl ${fixed(crawl.cpuMs / Math.max(1, requestsIn(crawl).length), 1)} ms`,
+);
+console.log(
+  `idle server for the unchanged sync's wall time (${seconds(idleAsLong.wallMs)}, right after ` +
+    `it): ${seconds(idleAsLong.cpuMs)} CPU = ${pct(idleAsLong.cpuMs)} of the crawl's CPU ` +
+    `(the sync itself: ${seconds(unchanged.cpuMs)} = ${pct(unchanged.cpuMs)})`,
+);
+console.log(
+  `  user / system CPU: unchanged sync ${seconds(unchangedUsed.user / 1000)} / ` +
+    `${seconds(unchangedUsed.system / 1000)}, idle as long ${seconds(idleUsed.user / 1000)} / ` +
+    `${seconds(idleUsed.system / 1000)}`,
 );
 console.log(
   `segments: ${before.length} after the crawl (${crawlEmbedded} vectors made); unchanged sync ` +

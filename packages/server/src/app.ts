@@ -230,6 +230,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         crawlSyncs: {
           state: (crawlId, jobId) => crawlSyncsOf().state(crawlId, jobId),
           record: (crawlId, r, job, language) => crawlSyncsOf().record(crawlId, r, job, language),
+          progressDue: (jobId) => crawlSyncsOf().progressDue(jobId),
         },
       },
       settings: () => settings.get('processing'),

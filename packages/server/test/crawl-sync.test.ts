@@ -94,7 +94,10 @@ describe('keeping a crawl fresh (crawl fixture)', () => {
 
     // Nothing changed: every page unchanged, nothing extracted or embedded.
     counter.reset();
+    const progress: { job_id: number; stats: Record<string, unknown> }[] = [];
+    const off = t.s.adam.bus.on('job_progress', (e) => progress.push(e));
     const first = await t.sync(crawlId);
+    off();
     expect(first.last).toMatchObject({
       outcome: 'completed',
       pages_unchanged: pages.length,
@@ -105,6 +108,12 @@ describe('keeping a crawl fresh (crawl fixture)', () => {
       reembedded: 0,
     });
     expect(counter.c).toEqual({ extract: 0, analyze: 0, embedded: 0 });
+    // The server's clock stands still: the running figures are written once (its first page),
+    // then at the last result and at the end, exact (not once per page).
+    const written = progress.filter((e) => e.job_id === first.job.id);
+    expect(written.length).toBeLessThanOrEqual(5);
+    expect(written.at(-1)!.stats).toMatchObject({ urls_done: pages.length });
+    expect(first.job.stats).toMatchObject({ urls_done: pages.length });
     const feed = t.s.adam.db
       .prepare("SELECT message FROM activity WHERE kind = 'sync' ORDER BY id DESC LIMIT 1")
       .pluck()

@@ -73,24 +73,36 @@ export const syncCrawlJob = defineJob<Input, CrawlResult>({
   },
 
   record(r, input, ctx, deps) {
-    const failed = recorderOf(deps).record(input.crawl_id, r, ctx.job, input.plan.language);
+    const recorder = recorderOf(deps);
+    const failed = recorder.record(input.crawl_id, r, ctx.job, input.plan.language);
     const url = r.synced?.work.url ?? r.page?.url;
     if (failed && url)
       ctx.addError({ type: 'sync', error: 'sync', message: failed, url, diagnostic_summary: null });
     const done = (ctx.stats.urls_done ?? 0) + (url && !failed ? 1 : 0);
-    ctx.progress({
-      stats: {
-        urls_done: done,
-        urls_failed: (ctx.stats.urls_failed ?? 0) + (failed ? 1 : 0),
-      },
-      stage: r.finished
-        ? `Synced crawl ${input.crawl_id}`
-        : `Syncing crawl ${input.crawl_id}: ${done} pages done`,
+    // The figures are kept exact in ctx.stats; the row and its event follow at most every
+    // PROGRESS_EVERY_MS, at the last result and at the end (see end).
+    Object.assign(ctx.stats, {
+      urls_done: done,
+      urls_failed: (ctx.stats.urls_failed ?? 0) + (failed ? 1 : 0),
     });
+    if (r.finished || recorder.progressDue(ctx.job.id)) {
+      ctx.progress({
+        stage: r.finished
+          ? `Synced crawl ${input.crawl_id}`
+          : `Syncing crawl ${input.crawl_id}: ${done} pages done`,
+      });
+    }
   },
 
-  end(_input, ctx) {
-    if (ctx.shouldStop()) return stoppedOutcome(ctx);
+  end(input, ctx) {
+    // The figures recorded since the last write (a stopped sync ends without its last result).
+    const stopped = ctx.shouldStop();
+    ctx.progress({
+      stage: stopped
+        ? `Syncing crawl ${input.crawl_id}: ${ctx.stats.urls_done ?? 0} pages done`
+        : `Synced crawl ${input.crawl_id}`,
+    });
+    if (stopped) return stoppedOutcome(ctx);
     return { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 };
   },
 
