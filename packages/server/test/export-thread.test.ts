@@ -5,13 +5,14 @@
  * several hand-overs between the threads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExportFormat, Snippet } from '@adam/contracts';
+import type { Snippet } from '@adam/contracts';
 import { IndexService } from '../src/services/index.service.js';
 import { snippetPages } from '../src/services/snippet-pages.js';
 import { EXPORT_CHUNK_BYTES } from '../src/services/snippet-export.worker.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
 import { startServer, type TestServer } from './helpers.js';
 import { until } from './until.js';
+import { wholeFile } from './export-reference.js';
 
 let s: TestServer;
 let key: string;
@@ -61,42 +62,6 @@ function awkwardRow(i: number): NewSnippet {
     embedder_id: i % 8 === 0 ? null : 'builtin-384',
     embedding: i % 8 === 0 ? null : Buffer.from(vector.buffer),
   };
-}
-
-/** The serializer exports had before they streamed: the whole file made at once. */
-function wholeFile(rows: Snippet[], format: ExportFormat, exportedAt: string): string {
-  const COLUMNS = [
-    'id',
-    'text',
-    'theme',
-    'quality_score',
-    'language',
-    'word_count',
-    'created_at',
-    'indexed_at',
-    'source_title',
-    'source_url',
-  ];
-  const field = (v: unknown) => {
-    let s = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  if (format === 'csv') {
-    const lines = [COLUMNS.join(',')];
-    for (const r of rows) {
-      const flat: Record<string, unknown> = {
-        ...r,
-        source_title: r.source_info.title,
-        source_url: r.source_info.url,
-      };
-      lines.push(COLUMNS.map((c) => field(flat[c])).join(','));
-    }
-    return lines.join('\r\n') + '\r\n';
-  }
-  if (format === 'jsonl')
-    return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  return JSON.stringify({ snippets: rows, total: rows.length, exported_at: exportedAt }, null, 2);
 }
 
 /** The rows as the store holds them, read here (the test's thread), in the order asked. */

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ExportFormat, Snippet } from '@adam/contracts';
+import type { Snippet } from '@adam/contracts';
 import type { SnippetExport } from './snippet.service.js';
 import { exportFile } from './export-file.js';
+import { wholeFile } from '../../test/export-reference.js';
 
 const snippet = (id: number, over: Partial<Snippet> = {}): Snippet => ({
   id,
@@ -23,42 +24,6 @@ const snippet = (id: number, over: Partial<Snippet> = {}): Snippet => ({
   metadata: { emotions: { joy: 0.2 }, nested: { list: [1, 2, { deep: 'x' }] } },
   ...over,
 });
-
-/** The file as it was made before streaming (the whole body at once): the bytes to keep. */
-function wholeFile(rows: Snippet[], format: ExportFormat, exportedAt: string): string {
-  const COLUMNS = [
-    'id',
-    'text',
-    'theme',
-    'quality_score',
-    'language',
-    'word_count',
-    'created_at',
-    'indexed_at',
-    'source_title',
-    'source_url',
-  ];
-  const field = (v: unknown) => {
-    let s = v === null || v === undefined ? '' : String(v);
-    if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  if (format === 'csv') {
-    const lines = [COLUMNS.join(',')];
-    for (const r of rows) {
-      const flat: Record<string, unknown> = {
-        ...r,
-        source_title: r.source_info.title,
-        source_url: r.source_info.url,
-      };
-      lines.push(COLUMNS.map((c) => field(flat[c])).join(','));
-    }
-    return lines.join('\r\n') + '\r\n';
-  }
-  if (format === 'jsonl')
-    return rows.map((r) => JSON.stringify(r)).join('\n') + (rows.length ? '\n' : '');
-  return JSON.stringify({ snippets: rows, total: rows.length, exported_at: exportedAt }, null, 2);
-}
 
 /** A fake export handing out `pages`, counting what was asked of it. */
 function fakeExport(pages: Snippet[][]) {
