@@ -1,23 +1,13 @@
 import { useEffect, useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Group,
-  Modal,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-  type MantineColor,
-} from '@mantine/core';
+import { Badge, Group, Modal, Select, Stack, Table, Text, type MantineColor } from '@mantine/core';
 import {
   CRAWL_SKIP_REASONS,
   FRONTIER_STATUSES,
   type CrawlSkipReason,
   type FrontierStatus,
 } from '@adam/contracts';
-import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { QueryTable } from '../../components/QueryTable';
+import { UrlLink } from '../../components/UrlLink';
 import { formatNumber } from '../../lib/format';
 import { CrawlCounts, SKIP_REASON_LABELS, crawlProgressOf } from './CrawlCounts';
 import {
@@ -60,14 +50,9 @@ export function FrontierModal({ jobId, onClose }: { jobId: number | null; onClos
   useEffect(() => setFilters(FIRST_PAGE), [jobId]);
   const { data: job } = useJob(jobId);
   const running = !!job && !isFinalStatus(job.status);
-  const { data, isLoading, isError, error, refetch, isPlaceholderData } = useCrawlFrontier(
-    jobId,
-    filters,
-    running ? JOB_FOLLOW_POLL_MS : false,
-  );
+  const frontier = useCrawlFrontier(jobId, filters, running ? JOB_FOLLOW_POLL_MS : false);
+  const { data } = frontier;
   const crawl = job ? crawlProgressOf(job) : null;
-  const pages = data ? Math.max(1, Math.ceil(data.total / FRONTIER_PER_PAGE)) : 1;
-  const filtered = filters.status !== null || filters.reason !== null;
 
   return (
     <Modal
@@ -89,60 +74,62 @@ export function FrontierModal({ jobId, onClose }: { jobId: number | null; onClos
     >
       <Stack gap="sm">
         {crawl ? <CrawlCounts crawl={crawl} /> : null}
-        <Group gap="sm" align="flex-end">
-          <Select
-            label="Status"
-            data={STATUS_OPTIONS}
-            value={filters.status ?? ANY}
-            onChange={(v) =>
-              setFilters((f) => ({
-                ...f,
-                status: (v === ANY ? null : v) as FrontierStatus | null,
-                page: 1,
-              }))
-            }
-            allowDeselect={false}
-            w={160}
-          />
-          <Select
-            label="Reason"
-            data={REASON_OPTIONS}
-            value={filters.reason ?? ANY}
-            onChange={(v) =>
-              setFilters((f) => ({
-                ...f,
-                reason: (v === ANY ? null : v) as CrawlSkipReason | null,
-                page: 1,
-              }))
-            }
-            allowDeselect={false}
-            w={180}
-          />
-          {running ? (
-            <Badge variant="dot" color="blue" ml="auto">
-              Crawling: refreshed every {JOB_FOLLOW_POLL_MS / 1000} s
-            </Badge>
-          ) : null}
-        </Group>
-        {isLoading ? (
-          <LoadingState rows={5} label="Loading the frontier" />
-        ) : isError ? (
-          <ErrorState
-            title="Could not load the frontier"
-            message={error.message}
-            onRetry={() => void refetch()}
-          />
-        ) : !data || data.entries.length === 0 ? (
-          <EmptyState
-            title={filtered ? 'No URL matches' : 'No URL yet'}
-            description={
-              filtered
-                ? 'Try another status or reason.'
-                : 'URLs appear here as the crawl discovers them.'
-            }
-          />
-        ) : (
-          <Stack gap="xs" opacity={isPlaceholderData ? 0.6 : 1}>
+        <QueryTable
+          query={frontier}
+          count={(d) => d.entries.length}
+          filters={
+            <>
+              <Select
+                label="Status"
+                data={STATUS_OPTIONS}
+                value={filters.status ?? ANY}
+                onChange={(v) =>
+                  setFilters((f) => ({
+                    ...f,
+                    status: (v === ANY ? null : v) as FrontierStatus | null,
+                    page: 1,
+                  }))
+                }
+                allowDeselect={false}
+                w={160}
+              />
+              <Select
+                label="Reason"
+                data={REASON_OPTIONS}
+                value={filters.reason ?? ANY}
+                onChange={(v) =>
+                  setFilters((f) => ({
+                    ...f,
+                    reason: (v === ANY ? null : v) as CrawlSkipReason | null,
+                    page: 1,
+                  }))
+                }
+                allowDeselect={false}
+                w={180}
+              />
+              {running ? (
+                <Badge variant="dot" color="blue" ml="auto">
+                  Crawling: refreshed every {JOB_FOLLOW_POLL_MS / 1000} s
+                </Badge>
+              ) : null}
+            </>
+          }
+          loading={{ rows: 5, label: 'Loading the frontier' }}
+          errorTitle="Could not load the frontier"
+          empty={{
+            title: 'No URL yet',
+            description: 'URLs appear here as the crawl discovers them.',
+          }}
+          filtered={filters.status !== null || filters.reason !== null}
+          noMatch={{ title: 'No URL matches', description: 'Try another status or reason.' }}
+          pager={{
+            page: filters.page,
+            perPage: FRONTIER_PER_PAGE,
+            total: data?.total ?? 0,
+            onChange: (page) => setFilters((f) => ({ ...f, page })),
+          }}
+        >
+          {({ entries }) => (
             <Table.ScrollContainer minWidth={720} maxHeight="55vh">
               <Table striped stickyHeader verticalSpacing={4} aria-label="Frontier">
                 <Table.Thead>
@@ -154,20 +141,10 @@ export function FrontierModal({ jobId, onClose }: { jobId: number | null; onClos
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.entries.map((e) => (
+                  {entries.map((e) => (
                     <Table.Tr key={e.url}>
                       <Table.Td maw={380}>
-                        <Anchor
-                          href={e.url}
-                          target="_blank"
-                          rel="noreferrer"
-                          size="xs"
-                          ff="monospace"
-                          lineClamp={1}
-                          title={e.url}
-                        >
-                          {e.url}
-                        </Anchor>
+                        <UrlLink url={e.url} />
                         {e.discovered_from ? (
                           <Text size="xs" c="dimmed" lineClamp={1} title={e.discovered_from}>
                             from {e.discovered_from}
@@ -211,23 +188,8 @@ export function FrontierModal({ jobId, onClose }: { jobId: number | null; onClos
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            {pages > 1 ? (
-              <Group justify="space-between">
-                <Text size="xs" c="dimmed" className="tabular-nums">
-                  {formatNumber((filters.page - 1) * FRONTIER_PER_PAGE + 1)}–
-                  {formatNumber(Math.min(filters.page * FRONTIER_PER_PAGE, data.total))} of{' '}
-                  {formatNumber(data.total)}
-                </Text>
-                <Pagination
-                  total={pages}
-                  value={filters.page}
-                  onChange={(page) => setFilters((f) => ({ ...f, page }))}
-                  size="sm"
-                />
-              </Group>
-            ) : null}
-          </Stack>
-        )}
+          )}
+        </QueryTable>
       </Stack>
     </Modal>
   );

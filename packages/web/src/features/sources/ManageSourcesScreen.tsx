@@ -7,7 +7,6 @@ import {
   Badge,
   Button,
   Group,
-  Pagination,
   Paper,
   Select,
   Stack,
@@ -32,8 +31,9 @@ import {
 import type { Source, SourceKind } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
-import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { PageHeader } from '../../components/PageHeader';
+import { QueryTable, pageCount } from '../../components/QueryTable';
+import { UrlLink } from '../../components/UrlLink';
 import { toast } from '../../layout/toasts';
 import { formatDate, formatNumber } from '../../lib/format';
 import { PruneModal } from './PruneModal';
@@ -96,12 +96,13 @@ export function ManageSourcesScreen() {
   const [page, setPage] = useState(1);
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [debouncedDomain] = useDebouncedValue(domain.trim(), 300);
-  const { data, isLoading, isError, error, refetch, isPlaceholderData } = useSources({
+  const sources = useSources({
     search: debouncedSearch,
     domain: debouncedDomain,
     kind,
     page,
   });
+  const { data, isPlaceholderData } = sources;
   const remove = useDeleteSource();
   const syncNow = useSyncSourceNow();
   const [scheduleOf, setScheduleOf] = useState<Source | null>(null);
@@ -117,12 +118,11 @@ export function ManageSourcesScreen() {
     );
   }, [data]);
 
-  const pages = data ? Math.max(1, Math.ceil(data.total / SOURCES_PER_PAGE)) : 1;
+  const pages = data ? pageCount(data.total, SOURCES_PER_PAGE) : 1;
   // A deletion may empty the last page: step back to the new last one.
   useEffect(() => {
     if (data && !isPlaceholderData && page > pages) setPage(pages);
   }, [data, isPlaceholderData, page, pages]);
-  const filtered = debouncedSearch !== '' || debouncedDomain !== '' || kind !== '';
 
   const onDelete = (source: Source) =>
     confirmAction({
@@ -162,82 +162,82 @@ export function ManageSourcesScreen() {
         description="Every page the pipeline has worked, with the snippets it produced."
       />
       <Paper withBorder radius="md" p="md">
-        <Group gap="md" align="flex-end" mb="md">
-          <TextInput
-            label="Search"
-            placeholder="URL or title"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-            w={300}
-          />
-          <Autocomplete
-            label="Domain"
-            placeholder="Any domain"
-            leftSection={<IconFilter size={16} />}
-            data={seenDomains}
-            value={domain}
-            onChange={(v) => {
-              setDomain(v);
-              setPage(1);
-            }}
-            clearable
-            w={220}
-          />
-          <Select
-            label="Kind"
-            leftSection={<IconCategory size={16} />}
-            data={KIND_OPTIONS}
-            value={kind}
-            onChange={(v) => {
-              setKind((v ?? '') as SourceKind | '');
-              setPage(1);
-            }}
-            allowDeselect={false}
-            w={170}
-          />
-          <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
-            {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
-          </Text>
-          <Button
-            variant="light"
-            color="red"
-            leftSection={<IconScissors size={16} />}
-            onClick={() => setPruning(true)}
-          >
-            Prune missing pages
-          </Button>
-        </Group>
-
-        {isLoading ? (
-          <LoadingState rows={8} label="Loading sources" />
-        ) : isError ? (
-          <ErrorState
-            title="Could not load the sources"
-            message={error.message}
-            onRetry={() => void refetch()}
-          />
-        ) : !data || data.sources.length === 0 ? (
-          <EmptyState
-            title={filtered ? 'No source matches' : 'No sources yet'}
-            description={
-              filtered ? (
-                'Try another search, domain or kind.'
-              ) : (
-                <>
-                  Pages appear here once a job has worked them.{' '}
-                  <Anchor component={Link} to={tabHref('sources-add')}>
-                    Add sources
-                  </Anchor>
-                </>
-              )
-            }
-          />
-        ) : (
-          <Stack gap="md" opacity={isPlaceholderData ? 0.6 : 1}>
+        <QueryTable
+          query={sources}
+          count={(d) => d.sources.length}
+          gap="md"
+          filters={
+            <>
+              <TextInput
+                label="Search"
+                placeholder="URL or title"
+                leftSection={<IconSearch size={16} />}
+                value={search}
+                onChange={(e) => {
+                  setSearch(e.currentTarget.value);
+                  setPage(1);
+                }}
+                w={300}
+              />
+              <Autocomplete
+                label="Domain"
+                placeholder="Any domain"
+                leftSection={<IconFilter size={16} />}
+                data={seenDomains}
+                value={domain}
+                onChange={(v) => {
+                  setDomain(v);
+                  setPage(1);
+                }}
+                clearable
+                w={220}
+              />
+              <Select
+                label="Kind"
+                leftSection={<IconCategory size={16} />}
+                data={KIND_OPTIONS}
+                value={kind}
+                onChange={(v) => {
+                  setKind((v ?? '') as SourceKind | '');
+                  setPage(1);
+                }}
+                allowDeselect={false}
+                w={170}
+              />
+              <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
+                {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
+              </Text>
+              <Button
+                variant="light"
+                color="red"
+                leftSection={<IconScissors size={16} />}
+                onClick={() => setPruning(true)}
+              >
+                Prune missing pages
+              </Button>
+            </>
+          }
+          loading={{ rows: 8, label: 'Loading sources' }}
+          errorTitle="Could not load the sources"
+          empty={{
+            title: 'No sources yet',
+            description: (
+              <>
+                Pages appear here once a job has worked them.{' '}
+                <Anchor component={Link} to={tabHref('sources-add')}>
+                  Add sources
+                </Anchor>
+              </>
+            ),
+          }}
+          filtered={debouncedSearch !== '' || debouncedDomain !== '' || kind !== ''}
+          noMatch={{
+            title: 'No source matches',
+            description: 'Try another search, domain or kind.',
+          }}
+          pager={{ page, perPage: SOURCES_PER_PAGE, total: data?.total ?? 0, onChange: setPage }}
+        >
+          {({ sources: rows }) => (
             <Table.ScrollContainer minWidth={1320} maxHeight={680}>
               <Table
                 striped
@@ -262,24 +262,14 @@ export function ManageSourcesScreen() {
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {data.sources.map((source) => (
+                  {rows.map((source) => (
                     <Table.Tr key={source.id} data-testid={`source-row-${source.id}`}>
                       <Table.Td maw={320}>
                         <Stack gap={0}>
                           <Text size="sm" fw={500} lineClamp={1} title={source.title ?? undefined}>
                             {source.title ?? 'Untitled'}
                           </Text>
-                          <Anchor
-                            href={source.url}
-                            target="_blank"
-                            rel="noreferrer"
-                            size="xs"
-                            ff="monospace"
-                            lineClamp={1}
-                            title={source.url}
-                          >
-                            {source.url}
-                          </Anchor>
+                          <UrlLink url={source.url} />
                         </Stack>
                       </Table.Td>
                       <Table.Td>
@@ -396,18 +386,8 @@ export function ManageSourcesScreen() {
                 </Table.Tbody>
               </Table>
             </Table.ScrollContainer>
-            {pages > 1 ? (
-              <Group justify="space-between">
-                <Text size="xs" c="dimmed" className="tabular-nums">
-                  {formatNumber((page - 1) * SOURCES_PER_PAGE + 1)}–
-                  {formatNumber(Math.min(page * SOURCES_PER_PAGE, data.total))} of{' '}
-                  {formatNumber(data.total)}
-                </Text>
-                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
-              </Group>
-            ) : null}
-          </Stack>
-        )}
+          )}
+        </QueryTable>
       </Paper>
       <ScheduleModal source={scheduleOf} onClose={() => setScheduleOf(null)} />
       <SourceSyncsModal source={historyOf} onClose={() => setHistoryOf(null)} />

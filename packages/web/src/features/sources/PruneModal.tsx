@@ -1,5 +1,6 @@
-import { Anchor, Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
-import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { Button, Group, Modal, Table, Text } from '@mantine/core';
+import { QueryTable } from '../../components/QueryTable';
+import { UrlLink } from '../../components/UrlLink';
 import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';
 import { usePrunePreview, usePruneSources } from './sources.api';
@@ -46,83 +47,73 @@ function PruneConfirmation({ onClose }: { onClose: () => void }) {
       },
     );
 
-  return preview.isLoading ? (
-    <LoadingState rows={3} label="Counting what a prune would remove" />
-  ) : preview.isError ? (
-    <ErrorState
-      title="Could not count what a prune would remove"
-      message={preview.error.message}
-      onRetry={() => void preview.refetch()}
-    />
-  ) : !data || listed.length === 0 ? (
-    <Stack gap="sm">
-      <EmptyState
-        title="Nothing to prune"
-        description="No sync has found a page gone (404 or 410)."
-      />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Close
-        </Button>
-      </Group>
-    </Stack>
-  ) : (
-    <Stack gap="sm">
-      <Text size="sm" data-testid="prune-summary">
-        {plural(data.sources, 'source')} and their {plural(data.snippets, 'snippet')} will be
-        deleted, with their vectors. Their pages answered 404 or 410 at their last syncs; a sync
-        prunes a page by itself after {plural(data.threshold, 'sync')} in a row. This cannot be
-        undone.
-      </Text>
-      <Table.ScrollContainer minWidth={520} maxHeight="45vh">
-        <Table striped stickyHeader verticalSpacing={4} aria-label="Pages to prune">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>URL</Table.Th>
-              <Table.Th ta="right">Missing</Table.Th>
-              <Table.Th ta="right">Snippets</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {listed.map((c) => (
-              <Table.Tr key={c.id}>
-                <Table.Td maw={360}>
-                  <Anchor
-                    href={c.url}
-                    target="_blank"
-                    rel="noreferrer"
-                    size="xs"
-                    ff="monospace"
-                    lineClamp={1}
-                    title={c.url}
-                  >
-                    {c.url}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td ta="right" className="tabular-nums">
-                  ×{c.missing_count}
-                </Table.Td>
-                <Table.Td ta="right" className="tabular-nums">
-                  {formatNumber(c.snippets)}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      {truncated ? (
-        <Text size="xs" c="dimmed">
-          Only the {formatNumber(listed.length)} listed are pruned now; prune again for the rest.
-        </Text>
-      ) : null}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button color="red" onClick={onConfirm} loading={prune.isPending} data-autofocus>
-          Prune {plural(listed.length, 'source')}
-        </Button>
-      </Group>
-    </Stack>
+  return (
+    <QueryTable
+      query={preview}
+      count={(d) => d.candidates.length}
+      loading={{ rows: 3, label: 'Counting what a prune would remove' }}
+      errorTitle="Could not count what a prune would remove"
+      empty={{
+        title: 'Nothing to prune',
+        description: 'No sync has found a page gone (404 or 410).',
+      }}
+      emptyFooter={
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Close
+          </Button>
+        </Group>
+      }
+    >
+      {(d) => (
+        <>
+          <Text size="sm" data-testid="prune-summary">
+            {plural(d.sources, 'source')} and their {plural(d.snippets, 'snippet')} will be deleted,
+            with their vectors. Their pages answered 404 or 410 at their last syncs; a sync prunes a
+            page by itself after {plural(d.threshold, 'sync')} in a row. This cannot be undone.
+          </Text>
+          <Table.ScrollContainer minWidth={520} maxHeight="45vh">
+            <Table striped stickyHeader verticalSpacing={4} aria-label="Pages to prune">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>URL</Table.Th>
+                  <Table.Th ta="right">Missing</Table.Th>
+                  <Table.Th ta="right">Snippets</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {listed.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td maw={360}>
+                      <UrlLink url={c.url} />
+                    </Table.Td>
+                    <Table.Td ta="right" className="tabular-nums">
+                      ×{c.missing_count}
+                    </Table.Td>
+                    <Table.Td ta="right" className="tabular-nums">
+                      {formatNumber(c.snippets)}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {truncated ? (
+            <Text size="xs" c="dimmed">
+              Only the {formatNumber(listed.length)} listed are pruned now; prune again for the
+              rest.
+            </Text>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={onConfirm} loading={prune.isPending} data-autofocus>
+              Prune {plural(listed.length, 'source')}
+            </Button>
+          </Group>
+        </>
+      )}
+    </QueryTable>
   );
 }
