@@ -189,3 +189,45 @@ export function* pageTexts(
     if (words >= 40) yield { text: parts.join(' '), words };
   }
 }
+
+/** Most requests in flight at once, from their start and end times (an end before a start). */
+export function maxInFlight(requests: readonly { start: number; end: number }[]): number {
+  const edges = requests.flatMap((r) => [
+    [r.start, 1],
+    [r.end, -1],
+  ]);
+  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+  let now = 0;
+  let max = 0;
+  for (const [, d] of edges) max = Math.max(max, (now += d!));
+  return max;
+}
+
+export interface StartGaps {
+  /** Gaps between consecutive starts. */
+  n: number;
+  min: number;
+  /** Gaps shorter than the delay. */
+  under: number;
+  /** The shortest time spanned by `window` consecutive starts (≥ (window - 1) × delay when polite). */
+  span: number;
+}
+
+/**
+ * Request starts against a minimum delay between them. A late reading of one arrival makes one
+ * gap short and the one before it long; the span of `window` starts is not fooled by that.
+ */
+export function startGaps(starts: readonly number[], delayMs: number, window = 10): StartGaps {
+  const sorted = [...starts].sort((a, b) => a - b);
+  let min = Infinity;
+  let under = 0;
+  for (let i = 1; i < sorted.length; i++) {
+    const gap = sorted[i]! - sorted[i - 1]!;
+    min = Math.min(min, gap);
+    if (gap < delayMs) under++;
+  }
+  let span = Infinity;
+  for (let i = window - 1; i < sorted.length; i++)
+    span = Math.min(span, sorted[i]! - sorted[i - window + 1]!);
+  return { n: Math.max(0, sorted.length - 1), min, under, span };
+}

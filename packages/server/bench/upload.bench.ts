@@ -2,18 +2,28 @@
  * Uploading documents (not a test: prints figures, asserts nothing).
  *
  *   cd packages/server && npx tsx --conditions=adam-source bench/upload.bench.ts [files]
+ *   UPLOAD_BENCH_KB=50 …    # every file padded to about 50 KB (0: text only, no figure)
  *
- * A real server (buildApp, embedded queue) on loopback. N generated documents (default 100,
- * half PDF of 3 pages with headings, half DOCX with headings, from the fixture pages' text) are
- * POSTed in one multipart request to /sources/upload; the job then parses, analyses and stores
- * them. Figures: MB/s of the upload (bytes to disk), files/s and MB/s of the processing, and the
- * event loop's worst delay in each phase next to the idle loop's over the same time, measured in
- * the same run. The client runs in this process too, so its own work is in the upload's delay.
+ * A real server (buildApp, embedded queue) on loopback. N generated documents (default 100, half
+ * PDF, half DOCX) are POSTed in one multipart request to /sources/upload; the job then parses,
+ * analyses and stores them. Each document is a report of 10 to 30 sections of about 300 words
+ * (from the fixture pages' text, distinct per document) under their headings: in a PDF, a
+ * section a page (a 20 pt heading over 11 pt paragraphs; pdfkit adds a page where one
+ * overflows); in a DOCX, Heading 1 for the title, Heading 2 per section, Heading 3 every third
+ * paragraph. Real documents' bytes are mostly pictures: each gets one figure (a PNG of noise,
+ * which no compression shrinks) sized so that the file is about its target size, by default
+ * spread from 100 to 500 KB across the files (UPLOAD_BENCH_KB: the same size for all).
+ *
+ * Figures: MB/s of the upload (bytes to disk), files/s and MB/s of the processing, and the event
+ * loop's worst delay in each phase next to the idle loop's over the same time, measured in the
+ * same run. The client runs in this process too, so its own work is in the upload's delay.
  */
+import { crc32, deflateSync } from 'node:zlib';
+import { Document, HeadingLevel, ImageRun, Packer, Paragraph } from 'docx';
+import PDFDocument from 'pdfkit';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { makeDocx, makePdf } from '../src/documents/__fixtures__/make-documents.js';
 import {
   fixed,
   footer,
@@ -22,6 +32,7 @@ import {
   mib,
   pageDocument,
   removeDir,
+  rng,
   seconds,
   sharedModel,
   table,
@@ -29,29 +40,129 @@ import {
 } from './common.js';
 
 const FILES = Number(process.argv[2] ?? 100);
+const FIXED_KB =
+  process.env.UPLOAD_BENCH_KB === undefined ? null : Number(process.env.UPLOAD_BENCH_KB);
+const WORDS_PER_SECTION = 300;
 
-async function document(n: number): Promise<{ name: string; data: Buffer }> {
-  const { title, text } = pageDocument(n);
-  const paragraphs = text.split('\n\n').slice(1);
-  if (n % 2 === 0) {
-    const third = Math.ceil(paragraphs.length / 3);
-    const pages = [0, 1, 2].map((p) => ({
-      heading: `${title}, part ${p + 1}`,
-      paragraphs: paragraphs.slice(p * third, (p + 1) * third),
-    }));
-    return { name: `doc-${n}.pdf`, data: await makePdf(pages, { title }) };
+/** The file's target size in bytes: UPLOAD_BENCH_KB, or 100–500 KB spread over the files. */
+const targetBytes = (n: number) => 1000 * (FIXED_KB ?? 100 + ((n * 37) % 401));
+
+interface Section {
+  heading: string;
+  paragraphs: string[];
+}
+
+/** 10–30 sections of about 300 words, from fixture pages no other document uses. */
+function sections(n: number): { title: string; sections: Section[] } {
+  const count = 10 + ((n * 7) % 21);
+  const out: Section[] = [];
+  let title = '';
+  let page = 0;
+  let paragraphs: string[] = [];
+  const next = () => {
+    if (!paragraphs.length) {
+      const doc = pageDocument(n * 1000 + page++);
+      title ||= doc.title;
+      paragraphs = doc.text.split('\n\n').slice(1);
+    }
+    return paragraphs.shift()!;
+  };
+  for (let s = 0; s < count; s++) {
+    const section: Section = { heading: `${s + 1}. ${next()}`.slice(0, 80), paragraphs: [] };
+    let words = 0;
+    while (words < WORDS_PER_SECTION) {
+      const p = next();
+      section.paragraphs.push(p);
+      words += p.split(/\s+/).length;
+    }
+    out.push(section);
   }
-  const blocks = [
-    { heading: 1 as const, text: title },
-    ...paragraphs
-      .map((p, i) =>
-        i % 4 === 0
-          ? [{ heading: 2 as const, text: `Part ${i / 4 + 1}` }, { text: p }]
-          : [{ text: p }],
-      )
-      .flat(),
-  ];
-  return { name: `doc-${n}.docx`, data: await makeDocx(blocks, { title }) };
+  return { title, sections: out };
+}
+
+/** A PNG of `bytes` bytes or so of noise (RGB, 256 wide): a figure no compression shrinks. */
+function noisePng(bytes: number, seed: number): Buffer {
+  const width = 256;
+  const row = 1 + 3 * width;
+  const height = Math.max(1, Math.ceil(bytes / row));
+  const rand = rng(seed);
+  const raw = Buffer.alloc(row * height);
+  for (let i = 0; i < raw.length; i++) raw[i] = i % row === 0 ? 0 : Math.floor(rand() * 256);
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 1 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pdf(title: string, body: Section[], figure: Buffer | null): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ autoFirstPage: false, info: { Title: title } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    body.forEach((s, i) => {
+      doc.addPage();
+      doc.fontSize(20).text(s.heading).moveDown(0.5);
+      if (i === 0 && figure) doc.image(figure, { fit: [400, 200] }).moveDown(0.5);
+      for (const p of s.paragraphs) doc.fontSize(11).text(p).moveDown(0.5);
+    });
+    doc.end();
+  });
+}
+
+function docx(title: string, body: Section[], figure: Buffer | null): Promise<Buffer> {
+  const children: Paragraph[] = [new Paragraph({ text: title, heading: HeadingLevel.HEADING_1 })];
+  body.forEach((s, i) => {
+    children.push(new Paragraph({ text: s.heading, heading: HeadingLevel.HEADING_2 }));
+    if (i === 0 && figure) {
+      const image = new ImageRun({
+        type: 'png',
+        data: figure,
+        transformation: { width: 400, height: 200 },
+      });
+      children.push(new Paragraph({ children: [image] }));
+    }
+    s.paragraphs.forEach((p, j) => {
+      if (j > 0 && j % 3 === 0)
+        children.push(
+          new Paragraph({
+            text: `${s.heading}, part ${j / 3 + 1}`,
+            heading: HeadingLevel.HEADING_3,
+          }),
+        );
+      children.push(new Paragraph({ text: p }));
+    });
+  });
+  return Packer.toBuffer(new Document({ title, sections: [{ children }] }));
+}
+
+/** Document n: a PDF when even, a DOCX when odd; its figure fills it up to its target size. */
+async function document(
+  n: number,
+): Promise<{ name: string; data: Buffer; sections: number; figure: number }> {
+  const { title, sections: body } = sections(n);
+  const make = n % 2 === 0 ? pdf : docx;
+  const textOnly = await make(title, body, null);
+  const missing = targetBytes(n) - textOnly.length;
+  const figure = FIXED_KB !== 0 && missing > 2000 ? noisePng(missing - 1000, n) : null;
+  const data = figure ? await make(title, body, figure) : textOnly;
+  const name = `report-${n}.${n % 2 === 0 ? 'pdf' : 'docx'}`;
+  return { name, data, sections: body.length, figure: figure?.length ?? 0 };
 }
 
 /** The loop's worst delay (ms) while `fn` runs. */
@@ -68,7 +179,9 @@ async function worstDelay<T>(
 }
 
 const started = performance.now();
-header(`upload: ${FILES} generated PDF and DOCX files in one request`);
+header(
+  `upload: ${FILES} generated PDF and DOCX files in one request, ${FIXED_KB === null ? '100–500' : FIXED_KB} KB a file`,
+);
 await sharedModel();
 const dataDir = tempDataDir('adam-bench-upload-');
 const config = { ...loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '' }) };
@@ -86,10 +199,19 @@ try {
   });
   const key = ((await login.json()) as { api_key: string }).api_key;
 
-  const docs = await Promise.all(Array.from({ length: FILES }, (_, i) => document(i)));
+  const docs: Awaited<ReturnType<typeof document>>[] = [];
+  for (let i = 0; i < FILES; i++) docs.push(await document(i));
   const bytes = docs.reduce((n, d) => n + d.data.length, 0);
+  const kb = docs.map((d) => d.data.length / 1000).sort((a, b) => a - b);
+  const figures = docs.reduce((n, d) => n + d.figure, 0);
+  const words = docs.length
+    ? Math.round(docs.reduce((n, d) => n + d.sections, 0) / docs.length) * WORDS_PER_SECTION
+    : 0;
   console.log(
-    `${FILES} files, ${mib(bytes)} (${docs.filter((d) => d.name.endsWith('.pdf')).length} PDF)`,
+    `${FILES} files (${docs.filter((d) => d.name.endsWith('.pdf')).length} PDF), ${mib(bytes)}: ` +
+      `${fixed(kb[0] ?? 0, 0)}–${fixed(kb[kb.length - 1] ?? 0, 0)} KB a file (median ` +
+      `${fixed(kb[Math.floor(kb.length / 2)] ?? 0, 0)}), ${mib(figures)} of it figures; ` +
+      `10–30 sections a file, about ${words} words on average`,
   );
 
   const upload = await worstDelay(async () => {
