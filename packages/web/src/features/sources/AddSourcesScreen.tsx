@@ -1,17 +1,6 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  Alert,
-  Button,
-  Grid,
-  Group,
-  List,
-  Paper,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Grid, List, Paper, Stack, Tabs, Text, Textarea } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconFileImport,
@@ -26,6 +15,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
 import { CrawlSiteForm } from './CrawlSiteForm';
 import { FollowedJobCard } from './FollowedJobCard';
+import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 import { ImportSnippetsForm } from './ImportSnippetsForm';
 import { MESSAGES } from './messages';
 import {
@@ -63,12 +53,16 @@ function urlIndex(field: string): number | null {
 }
 
 /** The URL list (spec 002 §2, §5): URLs one per line, queued as one job. */
-function UrlListForm({ onQueued }: { onQueued: (jobId: number) => void }) {
+function UrlListForm({ onQueued }: JobFormProps) {
   const [text, setText] = useState('');
   const [options, setOptions] = useSourceOptions();
   const [urlsError, setUrlsError] = useState<string | null>(null);
   const [lineErrors, setLineErrors] = useState<{ line: number | null; message: string }[]>([]);
-  const process = useProcessSources();
+  const process = useQueueJob(useProcessSources(), onQueued, {
+    queued: (r) =>
+      `Job ${r.job_id} queued with ${r.urls.length} URL${r.urls.length === 1 ? '' : 's'}`,
+    failed: MESSAGES.queueFailed,
+  });
 
   const { urls, lines } = readUrlLines(text);
 
@@ -80,18 +74,11 @@ function UrlListForm({ onQueued }: { onQueued: (jobId: number) => void }) {
       return;
     }
     setUrlsError(null);
-    process.mutate(
+    process.queue(
       { urls, ...sourceOptionsBody(options) },
       {
-        onSuccess: (r) => {
-          onQueued(r.job_id);
-          setText('');
-          toast.success(
-            `Job ${r.job_id} queued with ${r.urls.length} URL${r.urls.length === 1 ? '' : 's'}`,
-          );
-        },
+        onQueued: () => setText(''),
         onError: (error) => {
-          toast.error(`${MESSAGES.queueFailed}: ${error.message}`);
           if (!isApiError(error)) return;
           const perLine = error.fieldErrors
             .filter((e) => e.field === 'urls' || urlIndex(e.field) !== null)
@@ -113,57 +100,47 @@ function UrlListForm({ onQueued }: { onQueued: (jobId: number) => void }) {
   };
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      noValidate
+    <JobForm
+      onSubmit={submit}
+      summary={`${urls.length} URL${urls.length === 1 ? '' : 's'}`}
+      submitLabel="Process Sources"
+      submitIcon={<IconSend size={16} />}
+      pending={process.pending}
     >
-      <Stack gap="md">
-        <Textarea
-          label="URLs"
-          description="One URL per line; blank lines are ignored."
-          placeholder={'https://example.org/article\nhttps://example.org/another'}
-          rows={10}
-          resize="vertical"
-          value={text}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            if (urlsError) setUrlsError(null);
-          }}
-          error={urlsError}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-        />
-        {lineErrors.some((e) => e.line !== null) ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle size={16} />}
-            title="Invalid URLs"
-            aria-label="Invalid URLs"
-          >
-            <List size="sm" spacing={2}>
-              {lineErrors.map((e, i) => (
-                <List.Item key={i}>
-                  {e.line !== null ? `Line ${e.line}: ` : ''}
-                  {e.message}
-                </List.Item>
-              ))}
-            </List>
-          </Alert>
-        ) : null}
-        <SourceOptionsFields value={options} onChange={setOptions} />
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed" className="tabular-nums">
-            {urls.length} URL{urls.length === 1 ? '' : 's'}
-          </Text>
-          <Button type="submit" leftSection={<IconSend size={16} />} loading={process.isPending}>
-            Process Sources
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      <Textarea
+        label="URLs"
+        description="One URL per line; blank lines are ignored."
+        placeholder={'https://example.org/article\nhttps://example.org/another'}
+        rows={10}
+        resize="vertical"
+        value={text}
+        onChange={(e) => {
+          setText(e.currentTarget.value);
+          if (urlsError) setUrlsError(null);
+        }}
+        error={urlsError}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+      />
+      {lineErrors.some((e) => e.line !== null) ? (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={16} />}
+          title="Invalid URLs"
+          aria-label="Invalid URLs"
+        >
+          <List size="sm" spacing={2}>
+            {lineErrors.map((e, i) => (
+              <List.Item key={i}>
+                {e.line !== null ? `Line ${e.line}: ` : ''}
+                {e.message}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
+      <SourceOptionsFields value={options} onChange={setOptions} />
+    </JobForm>
   );
 }
 

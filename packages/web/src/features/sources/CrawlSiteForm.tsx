@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import {
   Alert,
-  Button,
-  Group,
   List,
   NumberInput,
   SegmentedControl,
@@ -15,7 +13,6 @@ import {
 import { IconAlertTriangle, IconSpider } from '@tabler/icons-react';
 import { CRAWL_BOUNDS, type CRAWL_SCOPES } from '@adam/contracts';
 import { isApiError } from '../../api/client';
-import { toast } from '../../layout/toasts';
 import {
   readLines,
   sourceOptionsBody,
@@ -24,6 +21,7 @@ import {
   useSourceOptions,
 } from './SourceOptionsFields';
 import { useStartCrawl } from './sources.api';
+import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 
 type CrawlScope = (typeof CRAWL_SCOPES)[number];
 
@@ -60,7 +58,7 @@ interface LineError {
 }
 
 /** Add Sources, "Crawl a site" (issue 24): a crawl_site job from start URLs, followed live. */
-export function CrawlSiteForm({ onQueued }: { onQueued: (jobId: number) => void }) {
+export function CrawlSiteForm({ onQueued }: JobFormProps) {
   const [startText, setStartText] = useState('');
   const [scope, setScope] = useState<CrawlScope>('host');
   const [maxDepth, setMaxDepth] = useState<number | string>(CRAWL_BOUNDS.max_depth.default);
@@ -72,7 +70,11 @@ export function CrawlSiteForm({ onQueued }: { onQueued: (jobId: number) => void 
   const [errors, setErrors] = useState<Partial<Record<CrawlField, string>>>({});
   const [urlErrors, setUrlErrors] = useState<LineError[]>([]);
   const [formError, setFormError] = useState<string | null>(null);
-  const crawl = useStartCrawl();
+  const crawl = useQueueJob(useStartCrawl(), onQueued, {
+    queued: (r) =>
+      `Crawl job ${r.job_id} queued from ${r.start_urls.length} start URL${r.start_urls.length === 1 ? '' : 's'}`,
+    failed: 'Failed to start the crawl',
+  });
 
   const starts = readLines(startText);
   const include = readLines(includeText);
@@ -133,7 +135,7 @@ export function CrawlSiteForm({ onQueued }: { onQueued: (jobId: number) => void 
       return;
     }
     setErrors({});
-    crawl.mutate(
+    crawl.queue(
       {
         start_urls: starts.values,
         scope,
@@ -144,157 +146,136 @@ export function CrawlSiteForm({ onQueued }: { onQueued: (jobId: number) => void 
         use_sitemaps: useSitemaps,
         ...sourceOptionsBody(options),
       },
-      {
-        onSuccess: (r) => {
-          onQueued(r.job_id);
-          toast.success(
-            `Crawl job ${r.job_id} queued from ${r.start_urls.length} start URL${r.start_urls.length === 1 ? '' : 's'}`,
-          );
-        },
-        onError: (error) => {
-          toast.error(`Failed to start the crawl: ${error.message}`);
-          showServerErrors(error);
-        },
-      },
+      { onError: showServerErrors },
     );
   };
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      noValidate
+    <JobForm
+      onSubmit={submit}
+      summary={`${starts.values.length} start URL${starts.values.length === 1 ? '' : 's'}`}
+      submitLabel="Start crawl"
+      submitIcon={<IconSpider size={16} />}
+      pending={crawl.pending}
     >
-      <Stack gap="md">
-        <Textarea
-          label="Start URLs"
-          description={`One URL per line, up to ${CRAWL_BOUNDS.start_urls.max}; links are followed from them.`}
-          placeholder={'https://docs.example.org/'}
-          rows={4}
-          resize="vertical"
-          value={startText}
-          onChange={(e) => {
-            setStartText(e.currentTarget.value);
-            clear('start_urls');
+      <Textarea
+        label="Start URLs"
+        description={`One URL per line, up to ${CRAWL_BOUNDS.start_urls.max}; links are followed from them.`}
+        placeholder={'https://docs.example.org/'}
+        rows={4}
+        resize="vertical"
+        value={startText}
+        onChange={(e) => {
+          setStartText(e.currentTarget.value);
+          clear('start_urls');
+        }}
+        error={errors.start_urls}
+        styles={monospace}
+      />
+      {urlErrors.length > 0 ? (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={16} />}
+          title="Invalid start URLs"
+          aria-label="Invalid start URLs"
+        >
+          <List size="sm" spacing={2}>
+            {urlErrors.map((e, i) => (
+              <List.Item key={i}>
+                Line {e.line}: {e.message}
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="crawl-scope-label">
+          Scope
+        </Text>
+        <SegmentedControl
+          aria-labelledby="crawl-scope-label"
+          data={SCOPES}
+          value={scope}
+          onChange={(v) => setScope(v as CrawlScope)}
+        />
+        <Text size="xs" c="dimmed">
+          {SCOPE_HINTS[scope]}
+        </Text>
+      </Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <NumberInput
+          label="Max depth"
+          description={`Links away from a start URL (${CRAWL_BOUNDS.max_depth.min}–${CRAWL_BOUNDS.max_depth.max})`}
+          min={CRAWL_BOUNDS.max_depth.min}
+          max={CRAWL_BOUNDS.max_depth.max}
+          allowDecimal={false}
+          allowNegative={false}
+          value={maxDepth}
+          onChange={(v) => {
+            setMaxDepth(v);
+            clear('max_depth');
           }}
-          error={errors.start_urls}
+          error={errors.max_depth}
+        />
+        <NumberInput
+          label="Max pages"
+          description={`Pages requested at most (${CRAWL_BOUNDS.max_pages.min}–${CRAWL_BOUNDS.max_pages.max.toLocaleString('en')})`}
+          min={CRAWL_BOUNDS.max_pages.min}
+          max={CRAWL_BOUNDS.max_pages.max}
+          allowDecimal={false}
+          allowNegative={false}
+          thousandSeparator=","
+          value={maxPages}
+          onChange={(v) => {
+            setMaxPages(v);
+            clear('max_pages');
+          }}
+          error={errors.max_pages}
+        />
+        <Textarea
+          label="Include patterns"
+          description="Only matching links are followed; empty follows all."
+          placeholder={'/docs/*'}
+          rows={3}
+          value={includeText}
+          onChange={(e) => {
+            setIncludeText(e.currentTarget.value);
+            clear('include_patterns');
+          }}
+          error={errors.include_patterns}
           styles={monospace}
         />
-        {urlErrors.length > 0 ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle size={16} />}
-            title="Invalid start URLs"
-            aria-label="Invalid start URLs"
-          >
-            <List size="sm" spacing={2}>
-              {urlErrors.map((e, i) => (
-                <List.Item key={i}>
-                  Line {e.line}: {e.message}
-                </List.Item>
-              ))}
-            </List>
-          </Alert>
-        ) : null}
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="crawl-scope-label">
-            Scope
-          </Text>
-          <SegmentedControl
-            aria-labelledby="crawl-scope-label"
-            data={SCOPES}
-            value={scope}
-            onChange={(v) => setScope(v as CrawlScope)}
-          />
-          <Text size="xs" c="dimmed">
-            {SCOPE_HINTS[scope]}
-          </Text>
-        </Stack>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <NumberInput
-            label="Max depth"
-            description={`Links away from a start URL (${CRAWL_BOUNDS.max_depth.min}–${CRAWL_BOUNDS.max_depth.max})`}
-            min={CRAWL_BOUNDS.max_depth.min}
-            max={CRAWL_BOUNDS.max_depth.max}
-            allowDecimal={false}
-            allowNegative={false}
-            value={maxDepth}
-            onChange={(v) => {
-              setMaxDepth(v);
-              clear('max_depth');
-            }}
-            error={errors.max_depth}
-          />
-          <NumberInput
-            label="Max pages"
-            description={`Pages requested at most (${CRAWL_BOUNDS.max_pages.min}–${CRAWL_BOUNDS.max_pages.max.toLocaleString('en')})`}
-            min={CRAWL_BOUNDS.max_pages.min}
-            max={CRAWL_BOUNDS.max_pages.max}
-            allowDecimal={false}
-            allowNegative={false}
-            thousandSeparator=","
-            value={maxPages}
-            onChange={(v) => {
-              setMaxPages(v);
-              clear('max_pages');
-            }}
-            error={errors.max_pages}
-          />
-          <Textarea
-            label="Include patterns"
-            description="Only matching links are followed; empty follows all."
-            placeholder={'/docs/*'}
-            rows={3}
-            value={includeText}
-            onChange={(e) => {
-              setIncludeText(e.currentTarget.value);
-              clear('include_patterns');
-            }}
-            error={errors.include_patterns}
-            styles={monospace}
-          />
-          <Textarea
-            label="Exclude patterns"
-            description="Matching links are skipped."
-            placeholder={'*/tag/*\n*?page=*'}
-            rows={3}
-            value={excludeText}
-            onChange={(e) => {
-              setExcludeText(e.currentTarget.value);
-              clear('exclude_patterns');
-            }}
-            error={errors.exclude_patterns}
-            styles={monospace}
-          />
-        </SimpleGrid>
-        <Text size="xs" c="dimmed" mt={-8}>
-          {PATTERN_HINT}
-        </Text>
-        <Switch
-          label="Use sitemaps"
-          description="Also start from the URLs of the sites’ sitemaps (robots.txt Sitemap: lines, /sitemap.xml)."
-          checked={useSitemaps}
-          onChange={(e) => setUseSitemaps(e.currentTarget.checked)}
+        <Textarea
+          label="Exclude patterns"
+          description="Matching links are skipped."
+          placeholder={'*/tag/*\n*?page=*'}
+          rows={3}
+          value={excludeText}
+          onChange={(e) => {
+            setExcludeText(e.currentTarget.value);
+            clear('exclude_patterns');
+          }}
+          error={errors.exclude_patterns}
+          styles={monospace}
         />
-        <SourceOptionsFields value={options} onChange={setOptions} errors={errors} />
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />}>
-            {formError}
-          </Alert>
-        ) : null}
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed" className="tabular-nums">
-            {starts.values.length} start URL{starts.values.length === 1 ? '' : 's'}
-          </Text>
-          <Button type="submit" leftSection={<IconSpider size={16} />} loading={crawl.isPending}>
-            Start crawl
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      </SimpleGrid>
+      <Text size="xs" c="dimmed" mt={-8}>
+        {PATTERN_HINT}
+      </Text>
+      <Switch
+        label="Use sitemaps"
+        description="Also start from the URLs of the sites’ sitemaps (robots.txt Sitemap: lines, /sitemap.xml)."
+        checked={useSitemaps}
+        onChange={(e) => setUseSitemaps(e.currentTarget.checked)}
+      />
+      <SourceOptionsFields value={options} onChange={setOptions} errors={errors} />
+      {formError ? (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />}>
+          {formError}
+        </Alert>
+      ) : null}
+    </JobForm>
   );
 }
 

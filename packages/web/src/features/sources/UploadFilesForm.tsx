@@ -3,7 +3,6 @@ import {
   Alert,
   Button,
   CloseButton,
-  Group,
   List,
   Paper,
   Stack,
@@ -13,11 +12,11 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCloudUpload, IconUpload } from '@tabler/icons-react';
 import { DOCUMENT_EXTENSIONS, UPLOAD_LIMITS, uploadLimitsOf } from '@adam/contracts';
-import { toast } from '../../layout/toasts';
 import { formatBytes } from '../../lib/format';
 import { useUploadSettings } from '../settings/settings.api';
 import { sourceOptionsBody, SourceOptionsFields, useSourceOptions } from './SourceOptionsFields';
 import { useUploadDocuments } from './sources.api';
+import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 
 const EXTENSIONS = Object.values(DOCUMENT_EXTENSIONS).flat();
 const ACCEPT = EXTENSIONS.join(',');
@@ -68,14 +67,18 @@ export function checkUploadFiles(
 }
 
 /** Add Sources, "Upload files" (issue 24): documents become file sources through one job. */
-export function UploadFilesForm({ onQueued }: { onQueued: (jobId: number) => void }) {
+export function UploadFilesForm({ onQueued }: JobFormProps) {
   const [files, setFiles] = useState<File[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
   const [serverError, setServerError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [options, setOptions] = useSourceOptions();
   const input = useRef<HTMLInputElement>(null);
-  const upload = useUploadDocuments();
+  const upload = useQueueJob(useUploadDocuments(), onQueued, {
+    queued: (r) =>
+      `Job ${r.job_id} queued with ${r.files.length} file${r.files.length === 1 ? '' : 's'}`,
+    failed: 'Upload refused',
+  });
   const limits = uploadLimitsOf(useUploadSettings());
 
   const total = files.reduce((sum, f) => sum + f.size, 0);
@@ -94,151 +97,132 @@ export function UploadFilesForm({ onQueued }: { onQueued: (jobId: number) => voi
       setRefused(['Please choose at least one file']);
       return;
     }
-    upload.mutate(
+    upload.queue(
       { files, options: sourceOptionsBody(options) },
       {
-        onSuccess: (r) => {
-          onQueued(r.job_id);
+        onQueued: () => {
           setFiles([]);
           setRefused([]);
-          toast.success(
-            `Job ${r.job_id} queued with ${r.files.length} file${r.files.length === 1 ? '' : 's'}`,
-          );
         },
-        onError: (error) => {
-          setServerError(error.message);
-          toast.error(`Upload refused: ${error.message}`);
-        },
+        onError: (error) => setServerError(error.message),
       },
     );
   };
 
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      noValidate
+    <JobForm
+      onSubmit={submit}
+      summary={
+        upload.pending
+          ? `Sending ${formatBytes(total)}…`
+          : `${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`
+      }
+      submitLabel="Upload files"
+      submitIcon={<IconUpload size={16} />}
+      pending={upload.pending}
+      disabled={files.length === 0}
     >
-      <Stack gap="md">
-        <Paper
-          withBorder
-          radius="md"
-          p="xl"
-          data-testid="upload-drop-zone"
-          style={{
-            borderStyle: 'dashed',
-            borderWidth: 2,
-            borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
-            background: dragging ? 'var(--mantine-primary-color-light)' : undefined,
-          }}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={(e) => {
-            e.preventDefault();
-            setDragging(false);
-            add(e.dataTransfer.files);
-          }}
-        >
-          <Stack align="center" gap={6}>
-            <ThemeIcon size={44} radius="xl" variant="light">
-              <IconCloudUpload size={24} />
-            </ThemeIcon>
-            <Text fw={600}>Drop files here</Text>
-            <Text size="sm" c="dimmed" ta="center">
-              PDF, DOCX, Markdown, HTML or plain text ({EXTENSIONS.join(' ')}).
-              <br />
-              Up to {limits.max_files} files, {formatBytes(limits.max_file_bytes)} each,{' '}
-              {formatBytes(limits.max_total_bytes)} in all; a PDF up to{' '}
-              {UPLOAD_LIMITS.max_pages.toLocaleString('en')} pages.
-            </Text>
-            <Button variant="light" size="xs" onClick={() => input.current?.click()}>
-              Choose files
-            </Button>
-            <input
-              ref={input}
-              type="file"
-              multiple
-              accept={ACCEPT}
-              aria-label="Files"
-              style={{ display: 'none' }}
-              onChange={(e) => {
-                add(e.currentTarget.files);
-                // The same file can be chosen again after being removed.
-                e.currentTarget.value = '';
-              }}
-            />
-          </Stack>
-        </Paper>
-        {refused.length > 0 ? (
-          <Alert
-            color="orange"
-            variant="light"
-            icon={<IconAlertTriangle size={16} />}
-            title="Not added"
-            aria-label="Files not added"
-          >
-            <List size="sm" spacing={2}>
-              {refused.map((r, i) => (
-                <List.Item key={i}>{r}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        ) : null}
-        {files.length > 0 ? (
-          <Table striped withTableBorder fz="sm" aria-label="Chosen files">
-            <Table.Tbody>
-              {files.map((f, i) => (
-                <Table.Tr key={`${f.name}-${i}`}>
-                  <Table.Td style={{ wordBreak: 'break-all' }}>{f.name}</Table.Td>
-                  <Table.Td ta="right" className="tabular-nums" w={100}>
-                    {formatBytes(f.size)}
-                  </Table.Td>
-                  <Table.Td w={40}>
-                    <CloseButton
-                      size="sm"
-                      aria-label={`Remove ${f.name}`}
-                      disabled={upload.isPending}
-                      onClick={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
-                    />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        ) : null}
-        <SourceOptionsFields value={options} onChange={setOptions} />
-        {serverError ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle size={16} />}
-            title="Upload refused"
-            aria-label="Upload refused"
-          >
-            {serverError}
-          </Alert>
-        ) : null}
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed" className="tabular-nums">
-            {upload.isPending
-              ? `Sending ${formatBytes(total)}…`
-              : `${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(total)}`}
+      <Paper
+        withBorder
+        radius="md"
+        p="xl"
+        data-testid="upload-drop-zone"
+        style={{
+          borderStyle: 'dashed',
+          borderWidth: 2,
+          borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
+          background: dragging ? 'var(--mantine-primary-color-light)' : undefined,
+        }}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          add(e.dataTransfer.files);
+        }}
+      >
+        <Stack align="center" gap={6}>
+          <ThemeIcon size={44} radius="xl" variant="light">
+            <IconCloudUpload size={24} />
+          </ThemeIcon>
+          <Text fw={600}>Drop files here</Text>
+          <Text size="sm" c="dimmed" ta="center">
+            PDF, DOCX, Markdown, HTML or plain text ({EXTENSIONS.join(' ')}).
+            <br />
+            Up to {limits.max_files} files, {formatBytes(limits.max_file_bytes)} each,{' '}
+            {formatBytes(limits.max_total_bytes)} in all; a PDF up to{' '}
+            {UPLOAD_LIMITS.max_pages.toLocaleString('en')} pages.
           </Text>
-          <Button
-            type="submit"
-            leftSection={<IconUpload size={16} />}
-            loading={upload.isPending}
-            disabled={files.length === 0}
-          >
-            Upload files
+          <Button variant="light" size="xs" onClick={() => input.current?.click()}>
+            Choose files
           </Button>
-        </Group>
-      </Stack>
-    </form>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            accept={ACCEPT}
+            aria-label="Files"
+            style={{ display: 'none' }}
+            onChange={(e) => {
+              add(e.currentTarget.files);
+              // The same file can be chosen again after being removed.
+              e.currentTarget.value = '';
+            }}
+          />
+        </Stack>
+      </Paper>
+      {refused.length > 0 ? (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle size={16} />}
+          title="Not added"
+          aria-label="Files not added"
+        >
+          <List size="sm" spacing={2}>
+            {refused.map((r, i) => (
+              <List.Item key={i}>{r}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
+      {files.length > 0 ? (
+        <Table striped withTableBorder fz="sm" aria-label="Chosen files">
+          <Table.Tbody>
+            {files.map((f, i) => (
+              <Table.Tr key={`${f.name}-${i}`}>
+                <Table.Td style={{ wordBreak: 'break-all' }}>{f.name}</Table.Td>
+                <Table.Td ta="right" className="tabular-nums" w={100}>
+                  {formatBytes(f.size)}
+                </Table.Td>
+                <Table.Td w={40}>
+                  <CloseButton
+                    size="sm"
+                    aria-label={`Remove ${f.name}`}
+                    disabled={upload.pending}
+                    onClick={() => setFiles((prev) => prev.filter((_, j) => j !== i))}
+                  />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      <SourceOptionsFields value={options} onChange={setOptions} />
+      {serverError ? (
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconAlertTriangle size={16} />}
+          title="Upload refused"
+          aria-label="Upload refused"
+        >
+          {serverError}
+        </Alert>
+      ) : null}
+    </JobForm>
   );
 }
