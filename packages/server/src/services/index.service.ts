@@ -13,6 +13,8 @@ import { Conflict } from '../lib/errors.js';
 import { RateWindow } from '../lib/rate-window.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
+import type { Piscina } from 'piscina';
+import { skip, skipBitmap, type MarkResult, type MarkTask } from '../store/mark-indexed.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import { fsyncDir, writeFileAtomic } from '../vector/atomic-file.js';
 import { IndexClient } from '../vector/index-client.js';
@@ -25,7 +27,7 @@ import {
   removeGenerations,
 } from '../vector/index-files.js';
 import { KeySet } from '../vector/key-set.js';
-import { exactNeighboursOffThread, recallAgainst } from '../vector/recall.js';
+import { exactNeighboursOffThread, recallAgainst, startPool } from '../vector/recall.js';
 import { HNSW, type IndexOptions, type VectorHit } from '../vector/vector-index.js';
 
 const CACHE_SIZE = 256;
@@ -42,20 +44,10 @@ const REINDEX_BATCH = 256;
  */
 const SAVE_INTERVAL_MS = 3 * 60_000;
 /**
- * Marking rows indexed after a save: one transaction per turn of the event loop, sized to take
- * about MARK_SLICE_MS at the pace the last one went. Marking 200k rows in one transaction (their
- * triggers keep the counts) held the loop 1.7 s; fixed chunks of 250 rows took 6 ms on average
- * but 30-230 ms on a loaded machine or a big store (bench/index-save), where a row costs more.
+ * Keys per batch sent to the marking thread: the pending count moves on per batch, and a reload
+ * meanwhile stops the marking at the next one.
  */
-const MARK_SLICE_MS = 4;
-const MARK_ROWS = { first: 64, min: 8, max: 2_000 };
-
-/** The rows of the next marking transaction, from the last one's rows and duration. */
-export function nextMarkSlice(rows: number, ms: number): number {
-  const fit = ms > 0 ? (rows * MARK_SLICE_MS) / ms : MARK_ROWS.max;
-  // At most twice the last: one fast slice (pages already cached) is no pace to rely on.
-  return Math.max(MARK_ROWS.min, Math.min(MARK_ROWS.max, 2 * rows, Math.floor(fit)));
-}
+const MARK_BATCH_KEYS = 20_000;
 
 /**
  * How often the index's files and its agreement with the store are looked at: a few stats and
@@ -127,6 +119,10 @@ export class IndexService {
   private marking: number[] = [];
   /** How many of `marking` are marked already (their rows are no longer pending). */
   private markedUpTo = 0;
+  /** While marking: the keys changed in the index since (store/mark-indexed.ts). */
+  private skipBits: Int32Array | null = null;
+  /** The marking thread, started at the first marking. */
+  private markPool: Piscina | null = null;
   private saveTimer: NodeJS.Timeout | null = null;
   /** The flush in progress; the next one starts after it. */
   private saving: Promise<void> = Promise.resolve();
@@ -190,8 +186,11 @@ export class IndexService {
       saveIntervalMs?: number;
       /** Graph settings other than HNSW's; a bench builds a cheaper graph of the same layout. */
       graph?: Omit<IndexOptions, 'quantization'>;
-      /** Milliseconds for sizing the marking transactions (performance.now); tests pace it. */
-      clock?: () => number;
+      /**
+       * Marks a batch of saved rows indexed (default: on the marking thread, store/
+       * mark-indexed.worker.ts); tests and benches watch or slow it.
+       */
+      markIndexed?: (task: MarkTask) => Promise<MarkResult>;
     },
   ) {
     this.quantization = this.wantedStorage;
@@ -423,6 +422,7 @@ export class IndexService {
     if (entries.length === 0) return;
     this.background(this.index.add(entries), 'add');
     for (const e of entries) this.unmarked.push(e.key);
+    if (this.skipBits) for (const e of entries) skip(this.skipBits, e.key);
     if (this.building) for (const e of entries) this.building.added.add(e.key);
     this.changed();
     this.scheduleSave();
@@ -462,21 +462,39 @@ export class IndexService {
         return; // reloaded meanwhile: those rows belong to the old one
       }
       const at = new Date().toISOString();
-      const clock = this.deps.clock ?? (() => performance.now());
-      let size = MARK_ROWS.first;
-      for (let i = 0; i < marking.length;) {
-        if (i > 0) await new Promise((r) => setImmediate(r));
-        if (index !== this.index) break;
-        // Checked per slice, not all at once (a million keys at 1M): a key removed meanwhile
-        // is not marked.
-        const slice = marking.slice(i, i + size).filter((k) => index.has(k));
-        const started = clock();
-        if (slice.length) this.deps.snippets.markIndexed(slice, at);
-        i += size;
-        this.markedUpTo = i;
-        size = slice.length ? nextMarkSlice(size, clock() - started) : size;
+      // Keys the index changes from here on (removed, or added again with a vector this save
+      // does not hold) are set in it and not marked, even in a batch already sent.
+      this.skipBits = skipBitmap(marking.reduce((m, k) => Math.max(m, k + 1), 0));
+      try {
+        for (let i = 0; i < marking.length; i += MARK_BATCH_KEYS) {
+          if (index !== this.index) break;
+          // Checked per batch, not all at once (a million keys at 1M).
+          const keys = Float64Array.from(
+            marking.slice(i, i + MARK_BATCH_KEYS).filter((k) => index.has(k)),
+          );
+          if (keys.length)
+            await this.markIndexed({
+              dbFile: this.deps.snippets.file,
+              keys,
+              at,
+              skip: this.skipBits,
+            });
+          this.markedUpTo = i + MARK_BATCH_KEYS;
+        }
+      } catch (e) {
+        // Saved but not marked: the rows stay pending and the next flush marks them (its save
+        // has nothing to write).
+        this.unmarked = marking.slice(this.markedUpTo).concat(this.unmarked);
+        this.deps.log.error(
+          { component: 'index' },
+          `Marking saved rows indexed failed: ${(e as Error).message}`,
+        );
+        this.scheduleSave();
+        throw e;
+      } finally {
+        this.skipBits = null;
+        this.marking = [];
       }
-      this.marking = [];
       if (deletionsSaved) this.deps.snippets.forgetVectorDeletions(deletionsSaved);
     };
     const next = this.saving
@@ -502,6 +520,7 @@ export class IndexService {
   /** Removes vectors (the save follows); answers the keys that were in the index. */
   removeAndSave(keys: readonly number[]): number[] {
     const { removed, done } = this.index.remove(keys);
+    if (this.skipBits) for (const k of removed) skip(this.skipBits, k);
     if (this.building) for (const k of removed) this.building.removed.add(k);
     if (removed.length) {
       this.background(done, 'remove');
@@ -523,7 +542,15 @@ export class IndexService {
     if (this.measuring) await this.measuring.catch(() => null);
     await this.reindexing.catch(() => undefined);
     await this.flush();
+    await this.markPool?.destroy();
+    this.markPool = null;
     await this.index.close();
+  }
+
+  private markIndexed(task: MarkTask): Promise<MarkResult> {
+    if (this.deps.markIndexed) return this.deps.markIndexed(task);
+    this.markPool ??= startPool('../store/mark-indexed.worker');
+    return this.markPool.run(task) as Promise<MarkResult>;
   }
 
   async search(

@@ -72,14 +72,39 @@ export function openDatabase(
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, 'adam.db'));
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  configure(db);
   migrate(db, list);
   if (opts.checkpointOffThread) {
     const settings = opts.checkpointOffThread === true ? {} : opts.checkpointOffThread;
     checkpointOffThread(db, { ...CHECKPOINT_DEFAULTS, ...settings });
   }
+  return db;
+}
+
+/**
+ * Settings every connection to the store gets. Transactions begin IMMEDIATE: another thread
+ * writes too (the marking after an index save), and a deferred transaction that has read and
+ * then writes gets SQLITE_BUSY_SNAPSHOT at once when that thread committed meanwhile (the busy
+ * timeout does not apply to that upgrade); an immediate one waits for the lock, then reads.
+ */
+function configure(db: Db): void {
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const transaction = db.transaction.bind(db);
+  // The .immediate variant carries .deferred/.immediate/.exclusive like the default one.
+  db.transaction = ((fn: Parameters<typeof transaction>[0]) =>
+    transaction(fn).immediate) as typeof db.transaction;
+}
+
+/**
+ * Another thread's connection to the server's store (no migrations: the server's applied them).
+ * It leaves checkpoints to the checkpoint thread, as the server's own connection does.
+ */
+export function openSecondConnection(dbFile: string): Db {
+  const db = new Database(dbFile, { fileMustExist: true });
+  configure(db);
+  db.pragma('wal_autocheckpoint = 0');
   return db;
 }
 

@@ -727,14 +727,20 @@ export class SnippetRepository {
     })();
   }
 
-  markIndexed(ids: readonly number[], at: string): void {
+  /**
+   * Marks rows indexed in one transaction, but not those `skip` names when asked inside it;
+   * answers how many rows changed.
+   */
+  markIndexed(ids: readonly number[], at: string, skip?: (id: number) => boolean): number {
     // Prepared once: compiling it (and its count triggers) took longer than a small slice's rows.
     const stmt = prepared(
       this.db,
       'UPDATE snippets SET faiss_id = id, index_pending = 0, indexed_at = ?, updated_at = ? WHERE id = ?',
     );
-    this.db.transaction(() => {
-      for (const id of ids) stmt.run(at, at, id);
+    return this.db.transaction(() => {
+      let n = 0;
+      for (const id of ids) if (!skip?.(id)) n += stmt.run(at, at, id).changes;
+      return n;
     })();
   }
 
