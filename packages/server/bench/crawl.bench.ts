@@ -21,6 +21,11 @@
  * CPU is process.cpuUsage(): this process, all its threads (server, engine, workers), fixture
  * excluded.
  *
+ * CRAWL_BENCH_PROFILE=1: also the CPU of each phase per thread (main, each worker thread by its
+ * module, the libuv threadpool, V8's GC/JIT threads: see bench/thread-cpu.ts; Linux only).
+ * CRAWL_BENCH_PROFILE=<file.cpuprofile>: that too, and the main thread's CPU profile of the
+ * unchanged sync written to the file.
+ *
  * The reference, in the same run: the same /page/N as a plain list through process_urls on a
  * second fresh server (no robots, no politeness, max_concurrent_scrapes lanes).
  *
@@ -55,6 +60,7 @@ import {
   table,
   tempDataDir,
 } from './common.js';
+import { cpuByLabel, labelThreads, threadCpu } from './thread-cpu.js';
 
 const PAGES = Number(process.env.CRAWL_BENCH_PAGES ?? 5_000);
 const DELAY_MS = Number(process.env.CRAWL_BENCH_DELAY_MS ?? 20);
@@ -111,6 +117,8 @@ header(
 );
 const benchStarted = performance.now();
 await sharedModel();
+const PROFILE = process.env.CRAWL_BENCH_PROFILE;
+const perThread = PROFILE ? await labelThreads() : false;
 const pageUrls = Array.from({ length: PAGES }, (_, n) => `${site.url}/page/${n}`);
 
 async function server(): Promise<{ adam: Adam; dir: string }> {
@@ -143,6 +151,7 @@ function countEmbedded(adam: Adam): { embedded: number } {
 }
 
 /** CRAWL_BENCH_PROFILE=<file>: the main thread's CPU profile during the unchanged sync. */
+const profileFile = PROFILE && PROFILE !== '1' ? PROFILE : null;
 const profiler = {
   session: new inspector.Session(),
   async start() {
@@ -183,6 +192,8 @@ interface Phase {
   /** Log and sent-side lengths per host when the phase started and ended. */
   from: Marks;
   to: Marks;
+  /** CPU ticks per thread at its start and end (CRAWL_BENCH_PROFILE, Linux). */
+  threads: [Map<number, number>, Map<number, number>] | null;
 }
 type Marks = { main: number; other: number; sentMain: number; sentOther: number };
 
@@ -200,11 +211,17 @@ async function phase(name: string, adam: Adam, create: () => number): Promise<Ph
   const from = await marks();
   let job!: Job;
   current = name;
+  const threadsFrom = perThread ? threadCpu() : null;
   const m = await measure(async () => {
     job = await adam.services.jobs.waitForEnd(create(), LIMIT_MS);
   });
+  const threadsTo = perThread ? threadCpu() : null;
   current = 'between phases';
-  return { name, job, wallMs: m.wallMs, cpuMs: m.cpuMs, from, to: await marks() };
+  const threads =
+    threadsFrom && threadsTo
+      ? ([threadsFrom, threadsTo] as [typeof threadsFrom, typeof threadsTo])
+      : null;
+  return { name, job, wallMs: m.wallMs, cpuMs: m.cpuMs, from, to: await marks(), threads };
 }
 
 // 1. The crawl, 2. its sync unchanged, 3. its sync with 1% changed: one server.
@@ -247,7 +264,7 @@ const idle = await measure(() => new Promise((resolve) => setTimeout(resolve, 5_
 const idlePerS = idle.cpuMs / (idle.wallMs / 1000);
 
 embedded.embedded = 0;
-if (process.env.CRAWL_BENCH_PROFILE) await profiler.start();
+if (profileFile) await profiler.start();
 const unchangedSplit = process.cpuUsage();
 const unchanged = await phase(
   'sync, unchanged',
@@ -256,12 +273,14 @@ const unchanged = await phase(
 );
 const unchangedSync = lastSync();
 const unchangedUsed = process.cpuUsage(unchangedSplit);
-if (process.env.CRAWL_BENCH_PROFILE) await profiler.stop(process.env.CRAWL_BENCH_PROFILE);
+if (profileFile) await profiler.stop(profileFile);
 // The same server idle for as long as the unchanged sync ran: what that wall time costs anyway.
 const idleSplit = process.cpuUsage();
+const idleThreadsFrom = perThread ? threadCpu() : null;
 const idleAsLong = await measure(
   () => new Promise((resolve) => setTimeout(resolve, unchanged.wallMs)),
 );
+const idleThreadsTo = perThread ? threadCpu() : null;
 const idleUsed = process.cpuUsage(idleSplit);
 const unchangedEmbedded = embedded.embedded;
 
@@ -404,6 +423,29 @@ console.log(
     `changed pages), ${keptMoved} kept their text under a new id; new segments outside the ` +
     `changed pages: ${newOutsideChanged}`,
 );
+
+if (perThread) {
+  // One column per phase, one row per thread label: where each phase's CPU went.
+  const columns: [string, Map<number, number>, Map<number, number>][] = [];
+  for (const p of [crawl, unchanged, changed]) if (p.threads) columns.push([p.name, ...p.threads]);
+  if (idleThreadsFrom && idleThreadsTo)
+    columns.splice(2, 0, ['idle as long as the unchanged sync', idleThreadsFrom, idleThreadsTo]);
+  const byColumn = columns.map(([, from, to]) => cpuByLabel(from, to));
+  const labels = [...new Set(byColumn.flatMap((c) => c.map((r) => r.label)))];
+  console.log(
+    '\nCPU per thread (ms; /proc/self/task, threads of one label summed, their count in brackets):',
+  );
+  table(
+    ['thread', ...columns.map(([name]) => name)],
+    labels.map((label) => [
+      label,
+      ...byColumn.map((c) => {
+        const r = c.find((x) => x.label === label);
+        return r ? `${r.ms} (${r.threads})` : '-';
+      }),
+    ]),
+  );
+}
 
 /** Most requests in flight at once within a phase, from their start and end times. */
 function maxInFlight(rs: LoggedRequest[]): number {

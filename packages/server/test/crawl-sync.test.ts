@@ -3,34 +3,12 @@ import type { CrawlSync, Job } from '@adam/contracts';
 import { startCrawlSite, type CrawlSite } from './fixtures/crawl-site.js';
 import { generatePage } from './fixtures/fixture-pages.js';
 import { articleHtml, startFreshnessSite, type FreshnessSite } from './fixtures/freshness-site.js';
-import { startServer, tempDir, testClock, type TestServer } from './helpers.js';
-
-/** Counts what the engine did on this server: extractions, analyses, and the vectors made. */
-function countEngine(s: TestServer) {
-  const engine = s.adam.services.engine;
-  const c = { extract: 0, analyze: 0, embedded: 0 };
-  const analyze = engine.analyze.bind(engine);
-  engine.analyze = async (...args: Parameters<typeof analyze>) => {
-    c.analyze++;
-    const r = await analyze(...args);
-    c.embedded += r.segments.filter((x) => x.vector.length > 0).length;
-    return r;
-  };
-  const extract = engine.extract.bind(engine);
-  engine.extract = async (...args: Parameters<typeof extract>) => {
-    c.extract++;
-    return extract(...args);
-  };
-  const reset = () => Object.assign(c, { extract: 0, analyze: 0, embedded: 0 });
-  return { c, reset };
-}
+import { tempDir, testClock } from './helpers.js';
+import { startSyncServer, type EngineCounter } from './sync-setup.js';
 
 /** A test server with an operator key and helpers for crawls and their syncs. */
-async function crawlServer(allow: string, opts: Parameters<typeof startServer>[0] = {}) {
-  const s = await startServer({ ...opts, env: { ADAM_FETCH_ALLOW: allow, ...opts.env } });
-  const key = await s.login();
-  const api = (p: string, method = 'GET', body?: unknown) =>
-    s.api(`/api/v1${p}`, { method, key, body });
+async function crawlServer(allow: string, opts: Parameters<typeof startSyncServer>[1] = {}) {
+  const { s, key, api, counter } = await startSyncServer(allow, opts);
   const put = await api('/admin/settings/crawler', 'PUT', {
     settings: { per_host_concurrency: 4, min_delay_ms: 0 },
   });
@@ -59,18 +37,18 @@ async function crawlServer(allow: string, opts: Parameters<typeof startServer>[0
       .prepare('SELECT id FROM snippets WHERE source_url = ? ORDER BY id')
       .pluck()
       .all(url) as number[];
-  return { s, key, api, crawl, sync, source, snippetIds };
+  return { s, key, api, counter, crawl, sync, source, snippetIds };
 }
 
 describe('keeping a crawl fresh (crawl fixture)', () => {
   let site: CrawlSite;
   let t: Awaited<ReturnType<typeof crawlServer>>;
-  let counter: ReturnType<typeof countEngine>;
+  let counter: EngineCounter;
 
   beforeAll(async () => {
     site = await startCrawlSite({ pages: 3 });
     t = await crawlServer(`127.0.0.1:${site.port},127.0.0.1:${site.other.port}`);
-    counter = countEngine(t.s);
+    counter = t.counter;
   });
   afterAll(async () => {
     await t?.s.close();
@@ -188,12 +166,12 @@ ${paths.map((p) => `  <url><loc>${base}${p}</loc></url>`).join('\n')}
 describe('keeping a crawl fresh (sitemap site with validators)', () => {
   let site: FreshnessSite;
   let t: Awaited<ReturnType<typeof crawlServer>>;
-  let counter: ReturnType<typeof countEngine>;
+  let counter: EngineCounter;
 
   beforeAll(async () => {
     site = await startFreshnessSite();
     t = await crawlServer(`127.0.0.1:${site.port}`);
-    counter = countEngine(t.s);
+    counter = t.counter;
   });
   afterAll(async () => {
     await t?.s.close();

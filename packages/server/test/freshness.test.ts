@@ -7,6 +7,7 @@ import { generatePage } from './fixtures/fixture-pages.js';
 import { articleHtml, startFreshnessSite, type FreshnessSite } from './fixtures/freshness-site.js';
 import { startServer, tempDir, testClock, type TestServer } from './helpers.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
+import { startFreshnessSetup, type EngineCounter } from './sync-setup.js';
 import { until } from './until.js';
 
 const PARAGRAPHS = Object.values(ARTICLES).flatMap((a) => a.split(/\n\n+/));
@@ -22,34 +23,13 @@ const NEW_PARAGRAPH =
   'rings of glass prisms, bent the weak flame into a beam that sailors could see from twenty ' +
   'miles away. Most lights were automated in the twentieth century, and the keepers left.';
 
-/** Counts what the engine did on this server: extractions, analyses, and the vectors made. */
-function countEngine(s: TestServer) {
-  const engine = s.adam.services.engine;
-  const c = { extract: 0, analyze: 0, embedded: 0 };
-  const analyze = engine.analyze.bind(engine);
-  engine.analyze = async (...args: Parameters<typeof analyze>) => {
-    c.analyze++;
-    const r = await analyze(...args);
-    c.embedded += r.segments.filter((x) => x.vector.length > 0).length;
-    return r;
-  };
-  const extract = engine.extract.bind(engine);
-  engine.extract = async (...args: Parameters<typeof extract>) => {
-    c.extract++;
-    return extract(...args);
-  };
-  const reset = () => Object.assign(c, { extract: 0, analyze: 0, embedded: 0 });
-  return { c, reset };
-}
-
 describe('keeping web sources fresh', () => {
+  let setup: Awaited<ReturnType<typeof startFreshnessSetup>>;
   let site: FreshnessSite;
   let s: TestServer;
-  let key: string;
-  let counter: ReturnType<typeof countEngine>;
+  let counter: EngineCounter;
 
-  const api = (p: string, method = 'GET', body?: unknown) =>
-    s.api(`/api/v1${p}`, { method, key, body });
+  const api = (p: string, method = 'GET', body?: unknown) => setup.api(p, method, body);
   const snippetsOf = (url: string) =>
     s.adam.db
       .prepare('SELECT id, text FROM snippets WHERE source_url = ? ORDER BY id')
@@ -74,14 +54,11 @@ describe('keeping web sources fresh', () => {
   }
 
   beforeAll(async () => {
-    site = await startFreshnessSite();
-    s = await startServer({ env: { ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}` } });
-    key = await s.login();
-    counter = countEngine(s);
+    setup = await startFreshnessSetup();
+    ({ site, s, counter } = setup);
   });
   afterAll(async () => {
-    await s?.close();
-    await site?.close();
+    await setup?.close();
   });
 
   it('sends If-None-Match and counts a 304 as unchanged with no extraction, analysis or embedding', async () => {

@@ -21,7 +21,16 @@ export interface JobContext {
   readonly urls: string[];
   /** URLs finished by an earlier attempt (a restart resumes after them). */
   readonly doneUrls: ReadonlySet<string>;
-  readonly stats: JobStats;
+  /** The job's figures as recorded so far (change them with record or progress). */
+  readonly stats: Readonly<JobStats>;
+  /**
+   * Takes new figures (and stage, progress) without writing them: for jobs that record many
+   * results and write their row less often than that (see flush).
+   */
+  record(update: { progress?: number; stage?: string; stats?: Partial<JobStats> }): void;
+  /** Writes the job row with the figures recorded so far and sends them (job_progress). */
+  flush(): void;
+  /** record, then flush. */
   progress(update: {
     progress?: number;
     stage?: string;

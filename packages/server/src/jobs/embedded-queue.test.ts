@@ -127,7 +127,11 @@ describe('EmbeddedQueue', () => {
   it('keeps nothing more of a job cancelled while it runs, and leaves it cancelled', async () => {
     const id = add('process_urls', { urls: [A, B, C] });
     work.hold = async (url) => {
-      if (url === B) jobs.update(id, { status: 'cancelled' });
+      // As JobService.cancel does it: the row, then the event the running job listens to.
+      if (url === B) {
+        jobs.update(id, { status: 'cancelled' });
+        bus.emit('job_cancelled', { job_id: id });
+      }
     };
     makeQueue().start(1);
     await until(() => queue.status().workers[0]?.status === 'idle' && work.fetched.length > 0, {

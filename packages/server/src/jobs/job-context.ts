@@ -17,6 +17,41 @@ export interface LiveJob extends JobContext {
 }
 
 /**
+ * How long a running job trusts what it knows of its own cancel: a cancel made in this process
+ * reaches it at once on the bus (JobService emits job_cancelled / job_deleted), one written by
+ * another process (a CLI's job cancelled by the server) is read from the row at most this late.
+ * Not per result: a sync of thousands of unchanged pages would read its row thousands of times.
+ */
+export const CANCEL_RECHECK_MS = 1_000;
+
+/** Per bus, the running jobs' contexts waiting for their cancel: one bus listener each kind. */
+const cancelWatchers = new WeakMap<EventBus, Map<number, Set<() => void>>>();
+
+function watchCancel(bus: EventBus, jobId: number, onCancel: () => void): void {
+  let byJob = cancelWatchers.get(bus);
+  if (!byJob) {
+    const watched = new Map<number, Set<() => void>>();
+    byJob = watched;
+    cancelWatchers.set(bus, watched);
+    const fire = ({ job_id }: { job_id: number }) => {
+      const fns = watched.get(job_id);
+      watched.delete(job_id);
+      for (const fn of fns ?? []) fn();
+    };
+    bus.on('job_cancelled', fire);
+    bus.on('job_deleted', fire);
+  }
+  const fns = byJob.get(jobId) ?? new Set();
+  fns.add(onCancel);
+  byJob.set(jobId, fns);
+}
+
+/** The job ended: its contexts stop waiting for a cancel. */
+function unwatchCancel(bus: EventBus, jobId: number): void {
+  cancelWatchers.get(bus)?.delete(jobId);
+}
+
+/**
  * The state of one running job and how it is written: every update lands on the job row (only
  * while it is still processing: a cancelled or deleted job is left alone) and goes out on the
  * bus. Used by the embedded workers and by the server side of Redis workers alike.
@@ -27,8 +62,11 @@ export function createJobContext(opts: {
   row: JobRow;
   workerId: string;
   stopping: () => boolean;
+  /** Milliseconds of a monotonic clock (tests inject one); default performance.now. */
+  now?: () => number;
 }): LiveJob {
   const { jobs, bus, row } = opts;
+  const now = opts.now ?? (() => performance.now());
   const stats = parseJson<JobStats>(row.stats, {});
   const errors = parseJson<JobError[]>(row.errors, []);
   const done = new Set(parseJson<string[]>(row.done_urls, []));
@@ -36,12 +74,37 @@ export function createJobContext(opts: {
   let progress = row.progress;
   let stage = row.stage;
   let cancelSeen = false;
+  let checkedAt = -Infinity;
+  watchCancel(bus, row.id, () => (cancelSeen = true));
   const cancelled = () => {
-    if (!cancelSeen) {
-      const current = jobs.findById(row.id);
-      cancelSeen = !current || current.status === 'cancelled';
-    }
+    if (cancelSeen) return true;
+    const t = now();
+    // t < checkedAt: a clock that went back is not trusted to have waited.
+    if (t - checkedAt < CANCEL_RECHECK_MS && t >= checkedAt) return false;
+    checkedAt = t;
+    const current = jobs.findById(row.id);
+    cancelSeen = !current || current.status === 'cancelled';
     return cancelSeen;
+  };
+  const record = (u: { progress?: number; stage?: string; stats?: Partial<JobStats> }) => {
+    if (u.progress !== undefined) progress = Math.max(0, Math.min(1, u.progress));
+    if (u.stage !== undefined) stage = u.stage;
+    if (u.stats) Object.assign(stats, u.stats);
+  };
+  const flush = () => {
+    jobs.update(
+      row.id,
+      { progress, stage, stats: JSON.stringify(stats), heartbeat_at: new Date().toISOString() },
+      ['processing'],
+    );
+    bus.emit('job_progress', {
+      job_id: row.id,
+      progress,
+      stage,
+      stats,
+      segmentation_method: stats.segmentation_method ?? null,
+      last_fallback_reason: stats.last_fallback_reason ?? null,
+    });
   };
   return {
     job: row,
@@ -50,23 +113,11 @@ export function createJobContext(opts: {
     doneUrls: done,
     stats,
     errors,
+    record,
+    flush,
     progress: (u) => {
-      if (u.progress !== undefined) progress = Math.max(0, Math.min(1, u.progress));
-      if (u.stage !== undefined) stage = u.stage;
-      if (u.stats) Object.assign(stats, u.stats);
-      jobs.update(
-        row.id,
-        { progress, stage, stats: JSON.stringify(stats), heartbeat_at: new Date().toISOString() },
-        ['processing'],
-      );
-      bus.emit('job_progress', {
-        job_id: row.id,
-        progress,
-        stage,
-        stats,
-        segmentation_method: stats.segmentation_method ?? null,
-        last_fallback_reason: stats.last_fallback_reason ?? null,
-      });
+      record(u);
+      flush();
       if (u.segments) {
         bus.emit('segment_progress', { job_id: row.id, ...u.segments, stage: stage ?? '' });
       }
@@ -99,6 +150,7 @@ export function finishJob(
   outcome: JobOutcome,
 ): 'completed' | 'failed' | 'requeued' | 'other' {
   const { jobs, bus, log } = deps;
+  unwatchCancel(bus, job.id);
   const now = new Date().toISOString();
   const errors = JSON.stringify(job.errors);
   if (outcome.status === 'interrupted') {

@@ -79,19 +79,15 @@ export const syncCrawlJob = defineJob<Input, CrawlResult>({
     if (failed && url)
       ctx.addError({ type: 'sync', error: 'sync', message: failed, url, diagnostic_summary: null });
     const done = (ctx.stats.urls_done ?? 0) + (url && !failed ? 1 : 0);
-    // The figures are kept exact in ctx.stats; the row and its event follow at most every
+    // The figures are recorded exact at each result; the row and its event follow at most every
     // PROGRESS_EVERY_MS, at the last result and at the end (see end).
-    Object.assign(ctx.stats, {
-      urls_done: done,
-      urls_failed: (ctx.stats.urls_failed ?? 0) + (failed ? 1 : 0),
+    ctx.record({
+      stage: r.finished
+        ? `Synced crawl ${input.crawl_id}`
+        : `Syncing crawl ${input.crawl_id}: ${done} pages done`,
+      stats: { urls_done: done, urls_failed: (ctx.stats.urls_failed ?? 0) + (failed ? 1 : 0) },
     });
-    if (r.finished || recorder.progressDue(ctx.job.id)) {
-      ctx.progress({
-        stage: r.finished
-          ? `Synced crawl ${input.crawl_id}`
-          : `Syncing crawl ${input.crawl_id}: ${done} pages done`,
-      });
-    }
+    if (r.finished || recorder.progressDue(ctx.job.id)) ctx.flush();
   },
 
   end(input, ctx) {

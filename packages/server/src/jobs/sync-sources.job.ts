@@ -122,18 +122,18 @@ export async function syncOne(
         },
       });
     } catch (e) {
-      if (isFetchError(e, 'http_status') && e.upstreamStatus === 304) {
-        const validators = {
-          etag: target.etag,
-          last_modified: target.last_modified,
-          content_hash: target.content_hash,
-        };
-        return { source_id, url, outcome: 'unchanged', validators };
-      }
       if (isFetchError(e, 'http_status') && GONE_STATUSES.has(e.upstreamStatus ?? 0)) {
         return { source_id, url, outcome: 'missing', status: e.upstreamStatus! };
       }
       throw e;
+    }
+    if (res.status === 304) {
+      const validators = {
+        etag: target.etag,
+        last_modified: target.last_modified,
+        content_hash: target.content_hash,
+      };
+      return { source_id, url, outcome: 'unchanged', validators };
     }
     const validators = validatorsOf(res);
     if (validators.content_hash === target.content_hash) {

@@ -75,6 +75,10 @@ export interface StreamInit extends FetchInit {
 export interface FetchResult {
   /** The final URL, after redirects. */
   url: string;
+  /**
+   * 2xx, or 304 (with an empty body) when the request was conditional (If-None-Match or
+   * If-Modified-Since in `headers`): "not modified" is that request's normal answer, not an error.
+   */
   status: number;
   headers: Record<string, string>;
   contentType: string;
@@ -110,6 +114,8 @@ interface OpenOptions {
   everyHop?: Record<string, string>;
   /** Called before each hop's request. */
   onHop?: () => void;
+  /** A 304 is answered as a response, not thrown (a conditional request's normal answer). */
+  notModified?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -174,7 +180,11 @@ export class SafeFetcher {
           : undefined;
 
     try {
-      const res = await this.open(state, init, { signal: controller.signal, abortError });
+      const res = await this.open(state, init, {
+        signal: controller.signal,
+        abortError,
+        notModified: isConditional(init.headers),
+      });
       const body = await this.readBody(res, state.current.href, abortError);
       return {
         url: state.current.href,
@@ -386,6 +396,7 @@ export class SafeFetcher {
         continue;
       }
 
+      if (status === 304 && opts.notModified) return res;
       if (status < 200 || status > 299) {
         await res.body.dump().catch(() => undefined);
         const reason = http.STATUS_CODES[status];
@@ -507,6 +518,15 @@ export class SafeFetcher {
 }
 
 type UndiciResponse = Awaited<ReturnType<typeof undiciRequest>>;
+
+/** Whether the request carries a validator, so that a 304 is its normal answer. */
+function isConditional(headers: Record<string, string> | undefined): boolean {
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'if-none-match' || lower === 'if-modified-since') return true;
+  }
+  return false;
+}
 
 function header(headers: http.IncomingHttpHeaders, name: string): string | undefined {
   const v = headers[name];

@@ -175,9 +175,23 @@ export class FakeJobContext implements JobContext {
     this.doneUrls = new Set(opts.done ?? []);
   }
 
-  progress(u: Parameters<JobContext['progress']>[0]): void {
+  /** Figures recorded and not yet flushed stay out of `stages` (what was written). */
+  private pendingStage: string | undefined;
+  /** How many times the job's row was written. */
+  flushes = 0;
+
+  record(u: Parameters<JobContext['record']>[0]): void {
     if (u.stats) Object.assign(this.stats, u.stats);
-    if (u.stage !== undefined) this.stages.push(u.stage);
+    if (u.stage !== undefined) this.pendingStage = u.stage;
+  }
+  flush(): void {
+    this.flushes++;
+    if (this.pendingStage !== undefined) this.stages.push(this.pendingStage);
+    this.pendingStage = undefined;
+  }
+  progress(u: Parameters<JobContext['progress']>[0]): void {
+    this.record(u);
+    this.flush();
   }
   urlDone(url: string): void {
     this.doneUrls.add(url);
