@@ -1,20 +1,14 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { Alert, Grid, List, Paper, Stack, Tabs, Text, Textarea } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconFileImport,
-  IconLink,
-  IconSend,
-  IconSpider,
-  IconUpload,
-} from '@tabler/icons-react';
+import { Grid, Paper, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { IconFileImport, IconLink, IconSend, IconSpider, IconUpload } from '@tabler/icons-react';
 import { isApiError } from '../../api/client';
 import { EmptyState } from '../../components/QueryState';
 import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
 import { CrawlSiteForm } from './CrawlSiteForm';
 import { FollowedJobCard } from './FollowedJobCard';
+import { FormProblem } from './FormProblem';
 import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 import { ImportSnippetsForm } from './ImportSnippetsForm';
 import { MESSAGES } from './messages';
@@ -122,22 +116,10 @@ function UrlListForm({ onQueued }: JobFormProps) {
         styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
       />
       {lineErrors.some((e) => e.line !== null) ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={16} />}
+        <FormProblem
           title="Invalid URLs"
-          aria-label="Invalid URLs"
-        >
-          <List size="sm" spacing={2}>
-            {lineErrors.map((e, i) => (
-              <List.Item key={i}>
-                {e.line !== null ? `Line ${e.line}: ` : ''}
-                {e.message}
-              </List.Item>
-            ))}
-          </List>
-        </Alert>
+          items={lineErrors.map((e) => `${e.line !== null ? `Line ${e.line}: ` : ''}${e.message}`)}
+        />
       ) : null}
       <SourceOptionsFields value={options} onChange={setOptions} />
     </JobForm>

@@ -1,7 +1,5 @@
 import { useState } from 'react';
 import {
-  Alert,
-  List,
   NumberInput,
   SegmentedControl,
   SimpleGrid,
@@ -10,7 +8,7 @@ import {
   Text,
   Textarea,
 } from '@mantine/core';
-import { IconAlertTriangle, IconSpider } from '@tabler/icons-react';
+import { IconSpider } from '@tabler/icons-react';
 import { CRAWL_BOUNDS, type CRAWL_SCOPES } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import {
@@ -21,6 +19,7 @@ import {
   useSourceOptions,
 } from './SourceOptionsFields';
 import { useStartCrawl } from './sources.api';
+import { FormProblem } from './FormProblem';
 import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 
 type CrawlScope = (typeof CRAWL_SCOPES)[number];
@@ -173,21 +172,10 @@ export function CrawlSiteForm({ onQueued }: JobFormProps) {
         styles={monospace}
       />
       {urlErrors.length > 0 ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={16} />}
+        <FormProblem
           title="Invalid start URLs"
-          aria-label="Invalid start URLs"
-        >
-          <List size="sm" spacing={2}>
-            {urlErrors.map((e, i) => (
-              <List.Item key={i}>
-                Line {e.line}: {e.message}
-              </List.Item>
-            ))}
-          </List>
-        </Alert>
+          items={urlErrors.map((e) => `Line ${e.line}: ${e.message}`)}
+        />
       ) : null}
       <Stack gap={4}>
         <Text size="sm" fw={500} id="crawl-scope-label">
@@ -270,11 +258,7 @@ export function CrawlSiteForm({ onQueued }: JobFormProps) {
         onChange={(e) => setUseSitemaps(e.currentTarget.checked)}
       />
       <SourceOptionsFields value={options} onChange={setOptions} errors={errors} />
-      {formError ? (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle size={16} />}>
-          {formError}
-        </Alert>
-      ) : null}
+      {formError ? <FormProblem>{formError}</FormProblem> : null}
     </JobForm>
   );
 }

@@ -1,21 +1,12 @@
 import { useRef, useState } from 'react';
-import {
-  Alert,
-  Button,
-  CloseButton,
-  List,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  ThemeIcon,
-} from '@mantine/core';
-import { IconAlertTriangle, IconCloudUpload, IconUpload } from '@tabler/icons-react';
+import { Button, CloseButton, Paper, Stack, Table, Text, ThemeIcon } from '@mantine/core';
+import { IconCloudUpload, IconUpload } from '@tabler/icons-react';
 import { DOCUMENT_EXTENSIONS, UPLOAD_LIMITS, uploadLimitsOf } from '@adam/contracts';
 import { formatBytes } from '../../lib/format';
 import { useUploadSettings } from '../settings/settings.api';
 import { sourceOptionsBody, SourceOptionsFields, useSourceOptions } from './SourceOptionsFields';
 import { useUploadDocuments } from './sources.api';
+import { FormProblem } from './FormProblem';
 import { JobForm, useQueueJob, type JobFormProps } from './JobForm';
 
 const EXTENSIONS = Object.values(DOCUMENT_EXTENSIONS).flat();
@@ -175,19 +166,7 @@ export function UploadFilesForm({ onQueued }: JobFormProps) {
         </Stack>
       </Paper>
       {refused.length > 0 ? (
-        <Alert
-          color="orange"
-          variant="light"
-          icon={<IconAlertTriangle size={16} />}
-          title="Not added"
-          aria-label="Files not added"
-        >
-          <List size="sm" spacing={2}>
-            {refused.map((r, i) => (
-              <List.Item key={i}>{r}</List.Item>
-            ))}
-          </List>
-        </Alert>
+        <FormProblem title="Not added" label="Files not added" color="orange" items={refused} />
       ) : null}
       {files.length > 0 ? (
         <Table striped withTableBorder fz="sm" aria-label="Chosen files">
@@ -212,17 +191,7 @@ export function UploadFilesForm({ onQueued }: JobFormProps) {
         </Table>
       ) : null}
       <SourceOptionsFields value={options} onChange={setOptions} />
-      {serverError ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={16} />}
-          title="Upload refused"
-          aria-label="Upload refused"
-        >
-          {serverError}
-        </Alert>
-      ) : null}
+      {serverError ? <FormProblem title="Upload refused">{serverError}</FormProblem> : null}
     </JobForm>
   );
 }
