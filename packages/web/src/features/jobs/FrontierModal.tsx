@@ -1,11 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Badge, Group, Modal, Select, Stack, Table, Text, type MantineColor } from '@mantine/core';
-import {
-  CRAWL_SKIP_REASONS,
-  FRONTIER_STATUSES,
-  type CrawlSkipReason,
-  type FrontierStatus,
-} from '@adam/contracts';
+import { CRAWL_SKIP_REASONS, FRONTIER_STATUSES, type FrontierStatus } from '@adam/contracts';
 import { QueryTable } from '../../components/QueryTable';
 import { UrlLink } from '../../components/UrlLink';
 import { formatNumber } from '../../lib/format';
@@ -37,6 +32,12 @@ const REASON_OPTIONS = [
   { value: ANY, label: 'Any reason' },
   ...CRAWL_SKIP_REASONS.map((r) => ({ value: r, label: SKIP_REASON_LABELS[r] })),
 ];
+
+/** The filters' Selects; each offers "any" first. */
+const FILTERS = [
+  { key: 'status', label: 'Status', options: STATUS_OPTIONS, width: 160 },
+  { key: 'reason', label: 'Reason', options: REASON_OPTIONS, width: 180 },
+] as const;
 
 const FIRST_PAGE: FrontierFilters = { status: null, reason: null, page: 1 };
 
@@ -79,34 +80,20 @@ export function FrontierModal({ jobId, onClose }: { jobId: number | null; onClos
           count={(d) => d.entries.length}
           filters={
             <>
-              <Select
-                label="Status"
-                data={STATUS_OPTIONS}
-                value={filters.status ?? ANY}
-                onChange={(v) =>
-                  setFilters((f) => ({
-                    ...f,
-                    status: (v === ANY ? null : v) as FrontierStatus | null,
-                    page: 1,
-                  }))
-                }
-                allowDeselect={false}
-                w={160}
-              />
-              <Select
-                label="Reason"
-                data={REASON_OPTIONS}
-                value={filters.reason ?? ANY}
-                onChange={(v) =>
-                  setFilters((f) => ({
-                    ...f,
-                    reason: (v === ANY ? null : v) as CrawlSkipReason | null,
-                    page: 1,
-                  }))
-                }
-                allowDeselect={false}
-                w={180}
-              />
+              {FILTERS.map(({ key, label, options, width }) => (
+                <Select
+                  key={key}
+                  label={label}
+                  data={options}
+                  value={filters[key] ?? ANY}
+                  // A filter change shows its first page.
+                  onChange={(v) =>
+                    setFilters((f) => ({ ...f, [key]: v === ANY ? null : v, page: 1 }))
+                  }
+                  allowDeselect={false}
+                  w={width}
+                />
+              ))}
               {running ? (
                 <Badge variant="dot" color="blue" ml="auto">
                   Crawling: refreshed every {JOB_FOLLOW_POLL_MS / 1000} s
