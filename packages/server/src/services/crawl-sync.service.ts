@@ -41,10 +41,11 @@ export const PROGRESS_EVERY_MS = 250;
 /**
  * Unchanged pages whose records wait to be written in one transaction: a commit per page was
  * about half of an unchanged page's store time. Written once this many wait, after
- * UNCHANGED_FLUSH_MS, before any other result of the job, and before its state is read.
+ * UNCHANGED_FLUSH_MS, before any other result of the job, and before its state is read. A polite
+ * sync gets a page every few tens of ms: a shorter wait wrote a few pages per transaction.
  */
 export const UNCHANGED_BATCH = 64;
-export const UNCHANGED_FLUSH_MS = 100;
+export const UNCHANGED_FLUSH_MS = 1_000;
 
 /** A job's unchanged pages not written yet. */
 interface Unwritten {
