@@ -464,7 +464,9 @@ export class IndexService {
       const at = new Date().toISOString();
       // Keys the index changes from here on (removed, or added again with a vector this save
       // does not hold) are set in it and not marked, even in a batch already sent.
-      this.skipBits = skipBitmap(marking.reduce((m, k) => Math.max(m, k + 1), 0));
+      let end = 0;
+      for (const k of marking) if (k >= end) end = k + 1;
+      this.skipBits = skipBitmap(end);
       try {
         for (let i = 0; i < marking.length; i += MARK_BATCH_KEYS) {
           if (index !== this.index) break;
