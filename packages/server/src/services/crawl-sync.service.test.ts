@@ -33,7 +33,14 @@ describe('CrawlSyncService.progressDue', () => {
  * crawl's counts; the flush timer fires when the test says.
  */
 function recorder() {
-  const store = { transactions: 0, written: [] as string[][], unchanged: 0, ended: false };
+  const store = {
+    transactions: 0,
+    written: [] as string[][],
+    unchanged: 0,
+    ended: false,
+    /** Calls to the crawl's store, and pages recorded with a savepoint of their own. */
+    calls: { holds: 0, addCounts: 0, markInSitemap: 0, listed: [] as string[], savepoints: 0 },
+  };
   let open: string[] | null = null;
   const timers: { fn: () => void; ms: number; live: boolean }[] = [];
   const service = new CrawlSyncService({
@@ -49,11 +56,19 @@ function recorder() {
           open = null;
         }
       },
-      holds: () => !store.ended,
+      holds: () => {
+        store.calls.holds++;
+        return !store.ended;
+      },
       addCounts: (_job: number, c: { pages_unchanged?: number }) => {
+        store.calls.addCounts++;
         store.unchanged += c.pages_unchanged ?? 0;
       },
-      markInSitemap: () => {},
+      markInSitemap: () => void store.calls.markInSitemap++,
+      markAllInSitemap: (_crawl: number, urls: string[]) => {
+        store.calls.markInSitemap++;
+        store.calls.listed.push(...urls);
+      },
       endSync: () => {
         store.ended = true;
         return undefined;
@@ -61,8 +76,9 @@ function recorder() {
       release: () => {},
     },
     sourceSyncs: {
-      record: (work: { url: string }) => {
+      record: (work: { url: string }, _job: JobRow, opts: { batched?: boolean } = {}) => {
         if (!open) throw new Error('a page written outside a transaction');
+        if (!opts.batched) store.calls.savepoints++;
         open.push(work.url);
         return {
           failed: null,
@@ -81,12 +97,12 @@ function recorder() {
     },
   } as never);
   const job = { id: 3, started_at: null } as JobRow;
-  const unchanged = (n: number): CrawlResult =>
+  const unchanged = (n: number, in_sitemap = false): CrawlResult =>
     ({
       page: null,
       found: [],
       synced: {
-        in_sitemap: false,
+        in_sitemap,
         work: { source_id: n, url: `/p/${n}`, outcome: 'unchanged', validators: {} },
       },
     }) as unknown as CrawlResult;
@@ -128,5 +144,20 @@ describe("CrawlSyncService.record: a crawl's unchanged pages", () => {
     // state() reads the store next: it fails on the stub, after the flush.
     expect(() => service.state(1, job.id)).toThrow();
     expect(store.written).toEqual([['/p/1', '/p/2']]);
+  });
+
+  it("touch the crawl's rows once per batch, and each page's source without a savepoint of its own", () => {
+    const { service, store, job, unchanged } = recorder();
+    for (let n = 0; n < UNCHANGED_BATCH; n++)
+      service.record(1, unchanged(n, n % 2 === 0), job, 'en');
+    expect(store.written.map((w) => w.length)).toEqual([UNCHANGED_BATCH]);
+    expect(store.calls).toEqual({
+      holds: 1,
+      addCounts: 1,
+      markInSitemap: 1,
+      listed: Array.from({ length: UNCHANGED_BATCH / 2 }, (_, i) => `/p/${2 * i}`),
+      savepoints: 0,
+    });
+    expect(store.unchanged).toBe(UNCHANGED_BATCH);
   });
 });

@@ -47,6 +47,19 @@ export const PROGRESS_EVERY_MS = 250;
 export const UNCHANGED_BATCH = 64;
 export const UNCHANGED_FLUSH_MS = 1_000;
 
+const NO_COUNTS: SyncCounts = {
+  pages_added: 0,
+  pages_changed: 0,
+  pages_unchanged: 0,
+  pages_removed: 0,
+  pages_failed: 0,
+  segments_added: 0,
+  segments_kept: 0,
+  segments_removed: 0,
+  reembedded: 0,
+};
+const COUNT_KEYS = Object.keys(NO_COUNTS) as (keyof SyncCounts)[];
+
 /** A job's unchanged pages not written yet. */
 interface Unwritten {
   crawlId: number;
@@ -278,9 +291,26 @@ export class CrawlSyncService implements SyncTargets, CrawlSyncRecorder {
     if (!w) return;
     this.unwritten.delete(jobId);
     w.cancel();
-    this.deps.crawls.atomically(() => {
-      for (const r of w.results) this.recordNow(w.crawlId, r, w.job, w.language);
-    });
+    this.deps.crawls.atomically(() => this.recordUnchanged(w));
+  }
+
+  /**
+   * A batch of unchanged pages, inside the batch's transaction: per page only its source's own
+   * rows (no savepoint of its own: a throw rolls the whole batch back either way); the crawl
+   * held, its counts added and its listed pages marked once for the batch.
+   */
+  private recordUnchanged(w: Unwritten): void {
+    if (!this.deps.crawls.holds(w.crawlId, w.job.id)) return;
+    const sum: SyncCounts = { ...NO_COUNTS };
+    const listed: string[] = [];
+    for (const r of w.results) {
+      const { work, in_sitemap } = r.synced!;
+      const done = this.deps.sourceSyncs.record(work, w.job, { quiet: true, batched: true });
+      if (done.counts) for (const k of COUNT_KEYS) sum[k] += done.counts[k] ?? 0;
+      if (in_sitemap && done.outcome !== 'pruned') listed.push(work.url);
+    }
+    this.deps.crawls.addCounts(w.job.id, sum);
+    if (listed.length) this.deps.crawls.markAllInSitemap(w.crawlId, listed);
   }
 
   private recordNow(crawlId: number, r: CrawlResult, job: JobRow, language: string) {

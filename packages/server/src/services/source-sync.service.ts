@@ -164,8 +164,16 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
    * Applies one source's re-fetch; only the job that holds the source may change it. One
    * transaction: an unchanged page's few writes commit once (most of a re-sync's server time).
    */
-  record(work: SyncWork, job: JobRow, opts: { quiet?: boolean } = {}): SyncRecorded {
-    return this.deps.syncs.atomically(() => this.recordNow(work, job, opts.quiet ?? false));
+  record(
+    work: SyncWork,
+    job: JobRow,
+    opts: { quiet?: boolean; batched?: boolean } = {},
+  ): SyncRecorded {
+    const quiet = opts.quiet ?? false;
+    // `batched`: the caller's transaction holds a batch of pages; a savepoint each was a third
+    // of an unchanged page's statements.
+    if (opts.batched) return this.recordNow(work, job, quiet);
+    return this.deps.syncs.atomically(() => this.recordNow(work, job, quiet));
   }
 
   /** `quiet`: no activity line of its own (a crawl's sync writes one for all its pages). */
@@ -181,7 +189,8 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
       // Deleted (or pruned by the operator) while the job ran: nothing left to sync.
       return { failed: null, segments_added: 0, totals: () => this.totals(job.id) };
     }
-    if (!this.deps.syncs.holds(source.id, job.id)) {
+    // The row says who holds the source (SourceSyncRepository.holds, without a second read).
+    if (source.sync_job_id !== job.id) {
       outcome = 'skipped';
       error = 'another sync held the source';
     } else if (work.outcome === 'unchanged') {

@@ -91,3 +91,37 @@ describe('CrawlSyncRepository.freePageSourceIds', () => {
     expect(g.excess, describeGrowth(g)).toBeLessThan(6);
   });
 });
+
+describe('CrawlSyncRepository.markAllInSitemap', () => {
+  it("marks these pages of this crawl listed, by the crawl's key, and no other page", () => {
+    const db = store();
+    job(db, 1, 'crawl_site', 'completed');
+    job(db, 2, 'crawl_site', 'completed');
+    for (const u of ['a', 'b', 'c']) page(db, 1, `https://example.org/${u}`);
+    page(db, 2, 'https://example.org/other');
+    const crawls = new CrawlSyncRepository(db);
+    crawls.create(1, '{}', NOW);
+    crawls.create(2, '{}', NOW);
+
+    crawls.markAllInSitemap(1, [
+      'https://example.org/a',
+      'https://example.org/c',
+      'https://example.org/other',
+    ]);
+    const listed = db
+      .prepare('SELECT crawl_id, url FROM crawl_pages WHERE in_sitemap = 1 ORDER BY url')
+      .all();
+    expect(listed).toEqual([
+      { crawl_id: 1, url: 'https://example.org/a' },
+      { crawl_id: 1, url: 'https://example.org/c' },
+    ]);
+    // Each URL found by the crawl's key: a batch costs its pages, not the crawl's.
+    const plan = db
+      .prepare(
+        `EXPLAIN QUERY PLAN UPDATE crawl_pages SET in_sitemap = 1
+           WHERE crawl_id = ? AND in_sitemap = 0 AND url IN (SELECT value FROM json_each(?))`,
+      )
+      .all(1, '[]') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toContain('(crawl_id=? AND url=?)');
+  });
+});

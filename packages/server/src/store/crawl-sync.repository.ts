@@ -214,6 +214,15 @@ export class CrawlSyncRepository {
     ).run(id, url);
   }
 
+  /** markInSitemap for many pages of the crawl, in one statement. */
+  markAllInSitemap(id: number, urls: readonly string[]): void {
+    prepared(
+      this.db,
+      `UPDATE crawl_pages SET in_sitemap = 1
+         WHERE crawl_id = ? AND in_sitemap = 0 AND url IN (SELECT value FROM json_each(?))`,
+    ).run(id, JSON.stringify(urls));
+  }
+
   startSync(id: number, jobId: number, at: string): void {
     prepared(
       this.db,
