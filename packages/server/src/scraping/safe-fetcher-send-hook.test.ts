@@ -58,4 +58,24 @@ describe('SafeFetcher onSend', () => {
       await fetcher.close();
     }
   });
+
+  it("calls each fetch's own hook on a site's shared connection, and none for a fetch without one", async () => {
+    const fetcher = new SafeFetcher({ allow: [new URL(origin).host] });
+    const sent: string[] = [];
+    try {
+      // Same site: one agent, and its hook dispatcher, for all of them.
+      await Promise.all(
+        ['x', 'y', 'z'].map((name) =>
+          fetcher.fetch(`${origin}/${name}`, {
+            onSend: (url) => void sent.push(`${name} ${url.pathname}`),
+          }),
+        ),
+      );
+      await fetcher.fetch(`${origin}/b`);
+      await fetcher.fetch(`${origin}/a`, { onSend: (url) => void sent.push(`a ${url.pathname}`) });
+      expect(sent.sort()).toEqual(['a /a', 'a /b', 'x /x', 'y /y', 'z /z']);
+    } finally {
+      await fetcher.close();
+    }
+  });
 });

@@ -345,12 +345,15 @@ export class SafeFetcher {
       // WHATWG streams or Headers), and it never follows redirects itself.
       let res: UndiciResponse;
       try {
+        const onSend = init.onSend && (() => init.onSend!(current));
         res = await undiciRequest(current.href, {
-          dispatcher: init.onSend ? withSendHook(agent, () => init.onSend!(current)) : agent,
+          dispatcher: onSend ? withSendHook(agent) : agent,
           method: 'GET',
           signal: opts.signal,
           headers,
-        });
+          // Read by the agent's send hook (undici hands a request's options to its dispatcher).
+          ...(onSend && { [SEND_HOOK]: onSend }),
+        } as Parameters<typeof undiciRequest>[1]);
       } catch (err) {
         throw opts.abortError() ?? networkError(err, current.href);
       }
@@ -623,22 +626,35 @@ function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
   });
 }
 
-/** The agent, calling `onSend` as a request is written on its connection (onRequestStart). */
-function withSendHook(agent: Agent, onSend: () => void): Dispatcher {
-  return agent.compose(
-    (dispatch) => (opts, handler) =>
-      dispatch(opts, {
-        onRequestStart: (controller, context) => {
-          onSend();
-          handler.onRequestStart?.(controller, context);
-        },
-        onRequestUpgrade: (...a) => handler.onRequestUpgrade?.(...a),
-        onResponseStart: (...a) => handler.onResponseStart?.(...a),
-        onResponseData: (...a) => handler.onResponseData?.(...a),
-        onResponseEnd: (...a) => handler.onResponseEnd?.(...a),
-        onResponseError: (...a) => handler.onResponseError?.(...a),
-      }),
-  );
+/** The request option withSendHook reads: a hop's `onSend`. */
+const SEND_HOOK = 'adamOnSend';
+/** Each agent's send-hook dispatcher, composed once: composing one per request was ~0.06 ms. */
+const sendHooks = new WeakMap<Agent, Dispatcher>();
+
+/**
+ * The agent, calling a request's SEND_HOOK option as the request is written on its connection
+ * (onRequestStart); a request without one goes through as it is.
+ */
+function withSendHook(agent: Agent): Dispatcher {
+  let hooked = sendHooks.get(agent);
+  if (hooked) return hooked;
+  hooked = agent.compose((dispatch) => (opts, handler) => {
+    const onSend = (opts as { [SEND_HOOK]?: () => void })[SEND_HOOK];
+    if (!onSend) return dispatch(opts, handler);
+    return dispatch(opts, {
+      onRequestStart: (controller, context) => {
+        onSend();
+        handler.onRequestStart?.(controller, context);
+      },
+      onRequestUpgrade: (...a) => handler.onRequestUpgrade?.(...a),
+      onResponseStart: (...a) => handler.onResponseStart?.(...a),
+      onResponseData: (...a) => handler.onResponseData?.(...a),
+      onResponseEnd: (...a) => handler.onResponseEnd?.(...a),
+      onResponseError: (...a) => handler.onResponseError?.(...a),
+    });
+  });
+  sendHooks.set(agent, hooked);
+  return hooked;
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
