@@ -60,6 +60,7 @@ import {
   table,
   tempDataDir,
 } from './common.js';
+import { generatePage } from '../test/fixtures/fixture-pages.js';
 import { cpuByLabel, labelThreads, threadCpu } from './thread-cpu.js';
 
 const PAGES = Number(process.env.CRAWL_BENCH_PAGES ?? 5_000);
@@ -393,6 +394,18 @@ console.log(
     crawlStats.fetched / (crawl.wallMs / 1000) / (listTotal / (list.wallMs / 1000)),
     2,
   )} (crawl ${perS(crawlStats.fetched, crawl.wallMs)}, process_urls ${perS(listTotal, list.wallMs)})`,
+);
+// What "the crawl's CPU" covers: the fixture's article text per page (its paragraphs, as
+// test/fixtures/crawl-site.ts serves them), small for documentation pages.
+const pageWords = Array.from({ length: PAGES }, (_, n) =>
+  generatePage(n + 1)
+    .body.filter((p) => !p.startsWith('## '))
+    .reduce((sum, p) => sum + p.split(/\s+/).filter(Boolean).length, 0),
+);
+console.log(
+  `fixture pages: ${fixed(pageWords.reduce((a, b) => a + b, 0) / Math.max(1, PAGES), 0)} words ` +
+    `each on average (${Math.min(...pageWords)}–${Math.max(...pageWords)}): the crawl's CPU, ` +
+    `and so each "CPU vs crawl" ratio, is for pages this size`,
 );
 const unchangedNet = Math.max(0, unchanged.cpuMs - (idlePerS * unchanged.wallMs) / 1000);
 console.log(
