@@ -10,8 +10,8 @@ import { fetchUrl } from '../scraping/url-fetch.js';
 import type { FetchResult, SafeFetcher } from '../scraping/safe-fetcher.js';
 import { validatorsOf, type Validators } from '../scraping/page-validators.js';
 import type { WorkContext } from '../jobs/define-job.js';
-import { eachLimited } from '../jobs/process-urls.job.js';
 import { syncOne, type SyncTarget, type SyncWork } from '../jobs/sync-sources.job.js';
+import { eachByHost } from './host-lanes.js';
 import { HostScheduler, type Clock } from './host-scheduler.js';
 import { robotsFromStatus, robotsPath, type RobotsRules } from './robots.js';
 import { compilePatterns, inScope, type CrawlScope } from './scope.js';
@@ -227,18 +227,13 @@ export class Crawler {
     this.fetches = state.pages.length + state.known.length;
     await this.seed();
     const complete = this.plan.use_sitemaps && this.sitemapsRead > 0 && !this.sitemapTrouble;
-    await eachLimited(
-      state.pages,
-      this.wctx.settings.max_concurrent_scrapes,
-      () => this.wctx.shouldStop(),
-      (page) => this.syncPage(page, complete),
-    );
+    await this.eachByHost(state.pages, (page, leave) => this.syncPage(page, complete, leave));
     await this.crawlPending();
     if (!(await this.wctx.shouldStop()))
       await this.wctx.emit({ page: null, found: [], finished: true });
   }
 
-  private async syncPage(p: SyncPage, complete: boolean): Promise<void> {
+  private async syncPage(p: SyncPage, complete: boolean, leave: () => void): Promise<void> {
     const in_sitemap = complete ? this.listed.has(p.url) : undefined;
     const emit = (work: SyncWork, found: FoundUrl[] = []) =>
       this.wctx.emit({ page: null, found, synced: { work, ...(complete && { in_sitemap }) } });
@@ -273,6 +268,7 @@ export class Crawler {
       );
     } finally {
       release();
+      leave();
     }
     if (this.wctx.signal?.aborted) return;
     const found: FoundUrl[] = [];
@@ -299,14 +295,28 @@ export class Crawler {
       const depth = Math.min(...depths);
       const level = this.pending.get(depth)!;
       this.pending.set(depth, []);
-      await eachLimited(
-        level,
-        this.wctx.settings.max_concurrent_scrapes,
-        () => this.wctx.shouldStop(),
-        (item) => this.visit(item),
-      );
+      await this.eachByHost(level, (item, leave) => this.visit(item, leave));
       if (this.fetches >= this.plan.max_pages) return;
     }
+  }
+
+  /**
+   * The lanes (max_concurrent_scrapes) over frontier URLs: each free lane takes a URL of a host
+   * that can take a request now, so a level grouped by host still keeps every host busy.
+   */
+  private eachByHost<T extends { url: string }>(
+    items: T[],
+    work: (item: T, leave: () => void) => Promise<void>,
+  ): Promise<void> {
+    return eachByHost({
+      items,
+      hostOf: (item) => new URL(item.url).host,
+      lanes: this.wctx.settings.max_concurrent_scrapes,
+      perHost: this.plan.crawler.per_host_concurrency,
+      stop: () => this.wctx.shouldStop(),
+      waitMs: (host) => this.sched.waitMs(host),
+      work,
+    });
   }
 
   /** Rebuilds the frontier from the recorded one; false when there is none (a fresh crawl). */
@@ -484,7 +494,7 @@ export class Crawler {
   }
 
   /** Fetches one frontier URL (politely, robots permitting), processes it, emits the outcome. */
-  private async visit(item: FoundUrl): Promise<void> {
+  private async visit(item: FoundUrl, leave: () => void): Promise<void> {
     const { url, depth } = item;
     const base = { url, depth, http_status: null, detail: null, content_hash: null };
     const robots = await this.robotsFor(new URL(url).origin);
@@ -501,12 +511,13 @@ export class Crawler {
     // Left pending in the frontier: the crawl ends at max_pages.
     if (this.fetches >= this.plan.max_pages) return;
     this.fetches++;
-    const outcome = await this.fetchAndProcess(item);
+    const outcome = await this.fetchAndProcess(item, leave);
     if (!outcome) return; // stopped meanwhile: the URL stays pending
     await this.wctx.emit(outcome);
   }
 
-  private async fetchAndProcess(item: FoundUrl): Promise<CrawlResult | null> {
+  /** `leave` is called once the host's slot is free (our work on the answer needs no host). */
+  private async fetchAndProcess(item: FoundUrl, leave: () => void): Promise<CrawlResult | null> {
     const { url, depth } = item;
     const host = new URL(url).host;
     const { signal, settings } = this.wctx;
@@ -525,6 +536,7 @@ export class Crawler {
           async (res, rule) => {
             // The host's slot is for the request, not for our CPU work on its answer.
             release();
+            leave();
             response = res;
             const x = await this.wctx.engine.extract(res, rule, {
               timeoutS: settings.task_timeout_seconds,

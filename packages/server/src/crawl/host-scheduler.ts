@@ -117,6 +117,17 @@ export class HostScheduler {
   }
 
   /**
+   * Ms before a new start to the host could be granted (0: now), after the starts already
+   * claimed, the delay and any backoff; free slots aside. A crawl sends its lanes to hosts due
+   * soonest; the rule itself stays with `acquire`.
+   */
+  waitMs(host: string): number {
+    const h = this.hosts.get(host);
+    if (!h) return 0;
+    return Math.max(0, h.nextStartAt - this.clock.now(), this.earliest(h) - this.clock.now());
+  }
+
+  /**
    * Waits for a free slot and the host's next start time; answers the release to call once
    * the request ended (whatever its outcome). The request must report its going out (`sent`).
    */
