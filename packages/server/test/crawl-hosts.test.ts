@@ -20,6 +20,13 @@ function pageStarts(log: SiteLog): number[] {
     .sort((a, b) => a - b);
 }
 
+/** A host's sitemap requests, as [start, end] on the shared clock. */
+function sitemapRequests(log: SiteLog): [number, number][] {
+  return log.main.requests
+    .filter((r) => r.path.startsWith('/sitemap'))
+    .map((r) => [log.timeOrigin + r.start, log.timeOrigin + r.end]);
+}
+
 describe('a crawl over several hosts', () => {
   it('fetches the hosts side by side, each at its own polite pace', async () => {
     const sites: CrawlSite[] = [];
@@ -28,7 +35,7 @@ describe('a crawl over several hosts', () => {
         await startCrawlSite({
           pages: PAGES,
           pagesInSitemaps: true,
-          latencyMs: 50,
+          latencyMs: 100,
           contentOffset: i * 100_000,
         }),
       );
@@ -74,7 +81,24 @@ describe('a crawl over several hosts', () => {
       const lastFirst = Math.max(...starts.map((list) => list[0]!));
       const firstHalf = Math.min(...starts.map((list) => list[Math.floor(list.length / 2)]!));
       expect(lastFirst).toBeLessThan(firstHalf);
-      // ...and each as politely as alone.
+      // The seed too: robots.txt asked of every host at once, sitemaps of several hosts overlap.
+      const robots = logs.map((log) => log.main.requests.find((r) => r.path === '/robots.txt')!);
+      const robotsAt = robots.map((r, i) => [
+        logs[i]!.timeOrigin + r.start,
+        logs[i]!.timeOrigin + r.end,
+      ]);
+      expect(Math.max(...robotsAt.map(([start]) => start!))).toBeLessThan(
+        Math.min(...robotsAt.map(([, end]) => end!)),
+      );
+      const seeds = logs.map(sitemapRequests);
+      const overlapping = seeds.some((mine, i) =>
+        seeds.some(
+          (theirs, j) =>
+            i !== j && mine.some(([s0, e0]) => theirs.some(([s1, e1]) => s0 < e1 && s1 < e0)),
+        ),
+      );
+      expect(overlapping).toBe(true);
+      // ...and each host as politely as alone.
       for (const log of logs) {
         expect(log.main.maxInFlight).toBeLessThanOrEqual(2);
         expect(minGapMs(log.main)).toBeGreaterThanOrEqual(DELAY_MS - ARRIVAL_JITTER_MS);

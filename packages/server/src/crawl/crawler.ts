@@ -384,6 +384,8 @@ export class Crawler {
   /** Sitemap entries of the start hosts: robots.txt Sitemap lines and /sitemap.xml, indexes followed. */
   private async sitemapUrls(): Promise<string[]> {
     const todo: string[] = [];
+    // Every host's robots.txt asked at once (read in turn below; a stop may leave one unread).
+    for (const start of this.plan.start_urls) this.robotsFor(new URL(start).origin).catch(() => {});
     for (const start of this.plan.start_urls) {
       const origin = new URL(start).origin;
       const robots = await this.robotsFor(origin);
@@ -394,9 +396,23 @@ export class Crawler {
     }
     const locs: string[] = [];
     const limit = this.maxKnown;
+    // The files are read ahead (as many as the lanes), so several hosts' sitemaps are fetched at
+    // once, each at its host's pace; they are taken in list order, as read one by one.
+    const reads = new Map<number, Promise<ParsedSitemap | null>>();
+    const ahead = Math.max(1, this.wctx.settings.max_concurrent_scrapes);
+    const readAhead = (from: number) => {
+      for (let j = from; j < todo.length && j < from + ahead && j < MAX_SITEMAP_FILES; j++) {
+        if (reads.has(j)) continue;
+        const read = this.readSitemap(todo[j]!);
+        read.catch(() => {}); // awaited in turn below; a stop may leave it unawaited
+        reads.set(j, read);
+      }
+    };
     for (let i = 0; i < todo.length && i < MAX_SITEMAP_FILES; i++) {
       if (await this.wctx.shouldStop()) break;
-      const parsed = await this.readSitemap(todo[i]!);
+      readAhead(i);
+      const parsed = await reads.get(i)!;
+      reads.delete(i);
       if (!parsed) continue;
       for (const e of parsed.entries) {
         const key = normaliseUrl(e.loc);
