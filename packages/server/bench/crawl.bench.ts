@@ -53,10 +53,12 @@ import {
   fixed,
   footer,
   header,
+  maxInFlight,
   measure,
   removeDir,
   seconds,
   sharedModel,
+  startGaps,
   table,
   tempDataDir,
 } from './common.js';
@@ -460,35 +462,8 @@ if (perThread) {
   );
 }
 
-/** Most requests in flight at once within a phase, from their start and end times. */
-function maxInFlight(rs: LoggedRequest[]): number {
-  const edges = rs.flatMap((r) => [
-    [r.start, 1],
-    [r.end, -1],
-  ]);
-  edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
-  let now = 0;
-  let max = 0;
-  for (const [, d] of edges) max = Math.max(max, (now += d!));
-  return max;
-}
-
-/** Also the shortest span of WINDOW consecutive starts, against (WINDOW - 1) delays. */
+/** The shortest span of WINDOW consecutive starts, against (WINDOW - 1) delays (startGaps' default). */
 const WINDOW = 10;
-
-function gaps(starts: number[]): { min: number; under: number; n: number; span: number } {
-  const sorted = [...starts].sort((a, b) => a - b);
-  const g = sorted.slice(1).map((t, i) => t - sorted[i]!);
-  let span = Infinity;
-  for (let i = WINDOW - 1; i < sorted.length; i++)
-    span = Math.min(span, sorted[i]! - sorted[i - WINDOW + 1]!);
-  return {
-    min: g.length ? Math.min(...g) : NaN,
-    under: g.filter((x) => x < DELAY_MS).length,
-    n: g.length,
-    span,
-  };
-}
 
 const rows: (string | number)[][] = [];
 for (const p of [crawl, unchanged, changed]) {
@@ -496,10 +471,13 @@ for (const p of [crawl, unchanged, changed]) {
     const hostLog: HostLog = log[host];
     const rs = hostLog.requests.slice(p.from[host], p.to[host]);
     if (!rs.length) continue;
-    const fixtureGaps = gaps(rs.map((r) => r.start));
+    const fixtureGaps = startGaps(
+      rs.map((r) => r.start),
+      DELAY_MS,
+    );
     const key = host === 'main' ? 'sentMain' : 'sentOther';
     const origin = host === 'main' ? site.url : site.other.url;
-    const sentGaps = gaps((sent.get(origin) ?? []).slice(p.from[key], p.to[key]));
+    const sentGaps = startGaps((sent.get(origin) ?? []).slice(p.from[key], p.to[key]), DELAY_MS);
     rows.push([
       p.name,
       host,

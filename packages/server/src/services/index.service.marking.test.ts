@@ -25,17 +25,9 @@ afterEach(async () => {
   dir = null;
 });
 
-/**
- * A store of ROWS pending rows, their vectors added to an index that saves only at a flush; its
- * marking runs in this thread through `markIndexed` (the worker's own function by default).
- */
-async function pendingRows(
-  markIndexed: (task: MarkTask) => Promise<MarkResult> = async (t) => markIndexedTask(t),
-) {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-marking-'));
-  db = openDatabase(dir);
-  const snippets = new SnippetRepository(db);
-  const ids = snippets.insertMany(
+/** ROWS pending rows; answers their ids. */
+function insertPendingRows(snippets: SnippetRepository): number[] {
+  return snippets.insertMany(
     Array.from({ length: ROWS }, (_, i) => ({
       text: `row ${i}`,
       text_hash: `h${i}`,
@@ -52,6 +44,19 @@ async function pendingRows(
       embedder_id: null,
     })),
   ) as number[];
+}
+
+/**
+ * A store of ROWS pending rows, their vectors added to an index that saves only at a flush; its
+ * marking runs in this thread through `markIndexed` (the worker's own function by default).
+ */
+async function pendingRows(
+  markIndexed: (task: MarkTask) => Promise<MarkResult> = async (t) => markIndexedTask(t),
+) {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-marking-'));
+  db = openDatabase(dir);
+  const snippets = new SnippetRepository(db);
+  const ids = insertPendingRows(snippets);
   index = new IndexService({
     dir: path.join(dir, 'index'),
     snippets,
@@ -92,23 +97,7 @@ describe('marking rows indexed after a save', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-marking-'));
     db = openDatabase(dir);
     const snippets = new SnippetRepository(db);
-    const ids = snippets.insertMany(
-      Array.from({ length: ROWS }, (_, i) => ({
-        text: `row ${i}`,
-        text_hash: `h${i}`,
-        theme: 'general',
-        quality_score: 0.5,
-        language: 'en',
-        word_count: 2,
-        size_bytes: 8,
-        source_title: null,
-        source_url: null,
-        job_id: null,
-        metadata: '{}',
-        embedding: null,
-        embedder_id: null,
-      })),
-    ) as number[];
+    const ids = insertPendingRows(snippets);
     // A fake clock the marking itself moves: a row costs 0.1 ms, then 0.01 ms (a warm cache).
     let now = 0;
     let perRow = 0.1;
