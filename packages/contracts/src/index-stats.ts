@@ -6,6 +6,7 @@ import {
   SearchMode,
   Snippet,
   SnippetList,
+  SnippetListQuery,
   Theme,
 } from './snippets.js';
 
@@ -40,6 +41,8 @@ export const IndexEntriesQuery = z.object({
   per_page: z.coerce.number().int().min(1).max(500, 'must be at most 500').default(50),
   search: z.string().trim().max(500).optional(),
   theme: z.preprocess((v) => (v === '' ? undefined : v), Theme.optional()),
+  /** As the snippet listing's: a page's next_cursor or prev_cursor, with the same filters. */
+  cursor: SnippetListQuery.shape.cursor,
 });
 export type IndexEntriesQuery = z.input<typeof IndexEntriesQuery>;
 

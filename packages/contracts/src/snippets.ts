@@ -89,6 +89,57 @@ const optionalNumber = (schema: z.ZodNumber) =>
     z.coerce.number().pipe(schema).optional(),
   );
 
+/**
+ * What a listing's cursor holds: the listing's sort and order, the page number it leads to (for
+ * display: rows added or removed since do not renumber it), and where that page starts: just
+ * after or just before a row's key (its sort column's value, null by date, and its id), or an
+ * offset by relevance (bm25 ranks every match anyway). Sent as base64url JSON, opaque to clients.
+ */
+export const SnippetCursor = z
+  .object({
+    sort: z.enum(SNIPPET_SORTS),
+    order: z.enum(['asc', 'desc']),
+    page: z.number().int().min(1),
+    at: z.discriminatedUnion('way', [
+      z
+        .object({
+          way: z.enum(['after', 'before']),
+          value: z.number().nullable(),
+          id: z.number().int(),
+        })
+        .strict(),
+      z.object({ way: z.literal('offset'), offset: z.number().int().min(0) }).strict(),
+    ]),
+  })
+  .strict();
+export type SnippetCursor = z.infer<typeof SnippetCursor>;
+
+/** A cursor is a few dozen characters; anything much longer was not made by a listing. */
+export const SNIPPET_CURSOR_MAX_LENGTH = 256;
+const INVALID_CURSOR = 'is not a cursor a listing gave (pass next_cursor or prev_cursor as is)';
+
+/** The cursor as a listing sends it: base64url of its JSON. */
+export function encodeSnippetCursor(cursor: SnippetCursor): string {
+  return btoa(JSON.stringify(cursor)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** A cursor query parameter, decoded and checked (a 422 on anything a listing did not give). */
+const CursorParam = z
+  .string()
+  .max(SNIPPET_CURSOR_MAX_LENGTH, INVALID_CURSOR)
+  .transform((text, ctx) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(atob(text.replace(/-/g, '+').replace(/_/g, '/')));
+    } catch {
+      json = undefined;
+    }
+    const cursor = SnippetCursor.safeParse(json);
+    if (cursor.success) return cursor.data;
+    ctx.addIssue({ code: 'custom', message: INVALID_CURSOR });
+    return z.NEVER;
+  });
+
 export const SnippetListQuery = z.object({
   page: optionalNumber(z.number().int().min(1, 'must be at least 1')).default(1),
   per_page: optionalNumber(
@@ -110,6 +161,11 @@ export const SnippetListQuery = z.object({
   match: TextMatch.default('any'),
   job_id: optionalNumber(z.number().int()),
   source_url: z.string().trim().max(2048).optional(),
+  /**
+   * A page by its neighbour: next_cursor or prev_cursor of a page, sent with the same filters
+   * and sort. It takes the place of `page`, and costs the same on page 1,000 as on page 2.
+   */
+  cursor: z.preprocess((v) => (v === '' ? undefined : v), CursorParam.optional()),
 });
 export type SnippetListQuery = z.input<typeof SnippetListQuery>;
 
@@ -124,6 +180,10 @@ export const SnippetList = z.object({
   total_exact: z.boolean(),
   page: z.number().int(),
   per_page: z.number().int(),
+  /** The next page's cursor (pass it as `cursor`); null on the last page. */
+  next_cursor: z.string().nullable(),
+  /** The previous page's cursor; null on the first page. */
+  prev_cursor: z.string().nullable(),
 });
 export type SnippetList = z.infer<typeof SnippetList>;
 

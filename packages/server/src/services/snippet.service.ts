@@ -1,6 +1,8 @@
 import {
+  encodeSnippetCursor,
   SnippetListQuery,
   SnippetSearchRequest,
+  type SnippetCursor,
   type CleanupOrphansResponse,
   type ConsistencyReport,
   type DeleteSnippetResponse,
@@ -16,10 +18,16 @@ import {
 } from '@adam/contracts';
 import type { z } from 'zod';
 import type { Embedder } from '../embedding/embedder.js';
-import { AppError, NotFound, TooManyRequests } from '../lib/errors.js';
+import { AppError, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
-import type { SnippetFilter, SnippetRepository, SnippetSort } from '../store/snippet.repository.js';
+import type {
+  SnippetFilter,
+  SnippetPosition,
+  SnippetRepository,
+  SnippetRow,
+  SnippetSort,
+} from '../store/snippet.repository.js';
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
 import { blobToVector, type IndexService } from './index.service.js';
@@ -51,6 +59,15 @@ const HYBRID_DEPTH = 50;
  */
 export function listSort(q: Pick<ListQuery, 'sort_by'>): SnippetSort {
   return q.sort_by ?? 'created_at';
+}
+
+/** Where a page starts: the cursor's seek or offset, else the page number's offset. */
+function listPosition(cursor: SnippetCursor | undefined, offset: number): SnippetPosition {
+  if (!cursor) return offset;
+  const { at } = cursor;
+  if (at.way === 'offset') return at.offset;
+  const key = { value: at.value, id: at.id };
+  return at.way === 'after' ? { after: key } : { before: key };
 }
 
 type ListQuery = z.output<typeof SnippetListQuery>;
@@ -86,13 +103,25 @@ export class SnippetService {
         match: 'any',
         sort_by: 'created_at',
         order: 'desc',
+        cursor: q.cursor,
       },
       { indexedOnly: true },
     );
     return { ...page, snippets: page.snippets.map((s) => ({ ...s, snippet_id: s.id })) };
   }
 
+  /**
+   * A page of snippets, by `page` (an offset: its cost grows with the depth) or by a cursor of
+   * a page before (a keyset seek: the same cost at any depth; by relevance, an offset too).
+   */
   list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): SnippetList {
+    const sort = listSort(q);
+    const cursor = q.cursor;
+    if (cursor && (cursor.sort !== sort || cursor.order !== q.order))
+      throw new Unprocessable(
+        `Invalid query: cursor: belongs to a listing sorted by ${cursor.sort} ${cursor.order}, ` +
+          `not ${sort} ${q.order} (send the same sort and order as the page that gave it)`,
+      );
     const filter: SnippetFilter = {
       indexed_only: opts.indexedOnly,
       theme: q.theme,
@@ -100,25 +129,61 @@ export class SnippetService {
       job_id: q.job_id,
       source_url: q.source_url || undefined,
     };
+    const pageNo = cursor?.page ?? q.page;
+    const empty = { snippets: [], total: 0, total_exact: true, per_page: q.per_page };
     if (q.search) {
       const match = ftsMatch(q.search, q.match);
-      if (!match)
-        return { snippets: [], total: 0, total_exact: true, page: q.page, per_page: q.per_page };
+      if (!match) return { ...empty, page: pageNo, next_cursor: null, prev_cursor: null };
       filter.match = match;
     }
-    const { rows, total, exact } = this.deps.snippets.listPage(
-      filter,
-      listSort(q),
-      q.order,
-      q.per_page,
-      (q.page - 1) * q.per_page,
-    );
+    const at = listPosition(cursor, (q.page - 1) * q.per_page);
+    let page = this.deps.snippets.listPage(filter, sort, q.order, q.per_page, at);
+    let shown = pageNo;
+    const before = typeof at !== 'number' && 'before' in at;
+    if (before && !page.more) {
+      // Nothing before these rows: this is the first page (read whole if rows went since).
+      if (page.rows.length < q.per_page)
+        page = this.deps.snippets.listPage(filter, sort, q.order, q.per_page, 0);
+      shown = 1;
+    }
+    const first = page.rows[0];
+    const last = page.rows.at(-1);
+    const make = (p: number, to: SnippetCursor['at']) =>
+      encodeSnippetCursor({ sort, order: q.order, page: Math.max(1, p), at: to });
+    const key = (way: 'after' | 'before', r: SnippetRow) =>
+      make(shown + (way === 'after' ? 1 : -1), {
+        way,
+        value: sort === 'quality_score' || sort === 'word_count' ? r[sort] : null,
+        id: r.id,
+      });
+    let next: string | null = null;
+    let prev: string | null = null;
+    if (typeof at === 'number') {
+      // By offset (a page number, or relevance): the neighbours are offsets or keys.
+      const hasPrev = at > 0 && shown > 1;
+      if (sort === 'relevance') {
+        if (page.more) next = make(shown + 1, { way: 'offset', offset: at + q.per_page });
+        if (hasPrev)
+          prev = make(shown - 1, { way: 'offset', offset: Math.max(0, at - q.per_page) });
+      } else {
+        if (page.more && last) next = key('after', last);
+        if (hasPrev && first) prev = key('before', first);
+      }
+    } else if (before) {
+      if (last) next = key('after', last);
+      if (page.more && first && shown > 1) prev = key('before', first);
+    } else {
+      if (page.more && last) next = key('after', last);
+      if (first) prev = key('before', first);
+    }
     return {
-      snippets: rows.map(toSnippet),
-      total,
-      total_exact: exact,
-      page: q.page,
+      snippets: page.rows.map(toSnippet),
+      total: page.total,
+      total_exact: page.exact,
+      page: shown,
       per_page: q.per_page,
+      next_cursor: next,
+      prev_cursor: prev,
     };
   }
 

@@ -28,7 +28,15 @@ export function page(
   pageNo = 1,
   totalExact = true,
 ): SnippetList {
-  return { snippets, total, total_exact: totalExact, page: pageNo, per_page: 50 };
+  return {
+    snippets,
+    total,
+    total_exact: totalExact,
+    page: pageNo,
+    per_page: 50,
+    next_cursor: null,
+    prev_cursor: null,
+  };
 }
 
 export function report(overrides: Partial<ConsistencyReport['summary']> = {}): ConsistencyReport {
