@@ -18,11 +18,14 @@
  * loop's worst delay in each phase next to the idle loop's over the same time, measured in the
  * same run. The client runs in this process too, so its own work is in the upload's delay.
  */
-import { crc32, deflateSync } from 'node:zlib';
-import { Document, HeadingLevel, ImageRun, Packer, Paragraph } from 'docx';
-import PDFDocument from 'pdfkit';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../src/app.js';
+import {
+  makeDocx,
+  makePdf,
+  rgbPng,
+  type DocxBlock,
+} from '../src/documents/__fixtures__/make-documents.js';
 import { loadConfig } from '../src/config.js';
 import {
   fixed,
@@ -88,67 +91,30 @@ function noisePng(bytes: number, seed: number): Buffer {
   const rand = rng(seed);
   const raw = Buffer.alloc(row * height);
   for (let i = 0; i < raw.length; i++) raw[i] = i % row === 0 ? 0 : Math.floor(rand() * 256);
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 1 })),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return rgbPng(width, height, raw, 1);
 }
 
+/** A section a page, the figure under the first heading. */
 function pdf(title: string, body: Section[], figure: Buffer | null): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument({ autoFirstPage: false, info: { Title: title } });
-    const chunks: Buffer[] = [];
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-    body.forEach((s, i) => {
-      doc.addPage();
-      doc.fontSize(20).text(s.heading).moveDown(0.5);
-      if (i === 0 && figure) doc.image(figure, { fit: [400, 200] }).moveDown(0.5);
-      for (const p of s.paragraphs) doc.fontSize(11).text(p).moveDown(0.5);
-    });
-    doc.end();
-  });
+  return makePdf(
+    body.map((s, i) => ({ ...s, ...(i === 0 && figure && { figure }) })),
+    { title },
+  );
 }
 
+/** Heading 1 for the title, Heading 2 per section, Heading 3 every third paragraph. */
 function docx(title: string, body: Section[], figure: Buffer | null): Promise<Buffer> {
-  const children: Paragraph[] = [new Paragraph({ text: title, heading: HeadingLevel.HEADING_1 })];
+  const blocks: DocxBlock[] = [{ heading: 1, text: title }];
   body.forEach((s, i) => {
-    children.push(new Paragraph({ text: s.heading, heading: HeadingLevel.HEADING_2 }));
-    if (i === 0 && figure) {
-      const image = new ImageRun({
-        type: 'png',
-        data: figure,
-        transformation: { width: 400, height: 200 },
-      });
-      children.push(new Paragraph({ children: [image] }));
-    }
+    blocks.push({ heading: 2, text: s.heading });
+    if (i === 0 && figure) blocks.push({ text: '', image: figure });
     s.paragraphs.forEach((p, j) => {
       if (j > 0 && j % 3 === 0)
-        children.push(
-          new Paragraph({
-            text: `${s.heading}, part ${j / 3 + 1}`,
-            heading: HeadingLevel.HEADING_3,
-          }),
-        );
-      children.push(new Paragraph({ text: p }));
+        blocks.push({ heading: 3, text: `${s.heading}, part ${j / 3 + 1}` });
+      blocks.push({ text: p });
     });
   });
-  return Packer.toBuffer(new Document({ title, sections: [{ children }] }));
+  return makeDocx(blocks, { title });
 }
 
 /** Document n: a PDF when even, a DOCX when odd; its figure fills it up to its target size. */

@@ -4,15 +4,17 @@
  * binary blob of unknown origin in the repository.
  */
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
-import { Document, HeadingLevel, Packer, Paragraph } from 'docx';
+import { Document, HeadingLevel, ImageRun, Packer, Paragraph } from 'docx';
 import PDFDocument from 'pdfkit';
 
 export interface PageSpec {
   heading?: string;
+  /** A PNG under the heading, fitted in 400×200 pt. */
+  figure?: Buffer;
   paragraphs: string[];
 }
 
-/** A PDF with one page per spec: a 20 pt heading over 11 pt paragraphs. */
+/** A PDF with one page per spec: a 20 pt heading (and its figure) over 11 pt paragraphs. */
 export function makePdf(
   pages: PageSpec[],
   opts: { title?: string; userPassword?: string } = {},
@@ -30,14 +32,18 @@ export function makePdf(
     for (const p of pages) {
       doc.addPage();
       if (p.heading) doc.fontSize(20).text(p.heading).moveDown(0.5);
+      if (p.figure) doc.image(p.figure, { fit: [400, 200] }).moveDown(0.5);
       for (const para of p.paragraphs) doc.fontSize(11).text(para).moveDown(0.5);
     }
     doc.end();
   });
 }
 
-/** A 2×2 grey PNG, made by hand (signature, IHDR, IDAT, IEND). */
-export function tinyPng(): Buffer {
+/**
+ * An RGB PNG made by hand (signature, IHDR, IDAT, IEND) from its raw rows: each a filter byte
+ * (0) and `width` pixels of 3 bytes.
+ */
+export function rgbPng(width: number, height: number, rows: Buffer, level = 6): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -46,14 +52,25 @@ export function tinyPng(): Buffer {
     crc.writeUInt32BE(crc32(body));
     return Buffer.concat([len, body, crc]);
   };
-  const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
-  const rows = Buffer.from([0, 128, 128, 128, 128, 128, 128, 0, 128, 128, 128, 128, 128, 128]);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows)),
+    chunk('IDAT', deflateSync(rows, { level })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A 2×2 grey PNG. */
+export function tinyPng(): Buffer {
+  return rgbPng(
+    2,
+    2,
+    Buffer.from([0, 128, 128, 128, 128, 128, 128, 0, 128, 128, 128, 128, 128, 128]),
+  );
 }
 
 /** A scan: pages holding only an image, no text layer. */
@@ -77,6 +94,8 @@ export interface DocxBlock {
   /** 1–3: a heading of that level; absent: a paragraph. */
   heading?: 1 | 2 | 3;
   text: string;
+  /** A PNG as the paragraph (400×200 px; `text` is then not shown). */
+  image?: Buffer;
 }
 
 const LEVELS = { 1: HeadingLevel.HEADING_1, 2: HeadingLevel.HEADING_2, 3: HeadingLevel.HEADING_3 };
@@ -87,8 +106,18 @@ export function makeDocx(blocks: DocxBlock[], opts: { title?: string } = {}): Pr
     ...(opts.title && { title: opts.title }),
     sections: [
       {
-        children: blocks.map(
-          (b) => new Paragraph({ text: b.text, ...(b.heading && { heading: LEVELS[b.heading] }) }),
+        children: blocks.map((b) =>
+          b.image
+            ? new Paragraph({
+                children: [
+                  new ImageRun({
+                    type: 'png',
+                    data: b.image,
+                    transformation: { width: 400, height: 200 },
+                  }),
+                ],
+              })
+            : new Paragraph({ text: b.text, ...(b.heading && { heading: LEVELS[b.heading] }) }),
         ),
       },
     ],
