@@ -82,6 +82,8 @@ interface Cursor {
   /** Block index (absolute) holding `pos`. */
   blk: number;
   blkEnd: number;
+  /** The first block that may hold documents at or after the current window (bounds only). */
+  shallow: number;
   /** Absolute index of the term's first posting and first block. */
   post0: number;
   blk0: number;
@@ -601,6 +603,7 @@ export class KeywordIndex {
         end: b.postStart[t + 1]!,
         blk: b.blockStart[t]!,
         blkEnd: b.blockStart[t + 1]!,
+        shallow: b.blockStart[t]!,
         post0: b.postStart[t]!,
         blk0: b.blockStart[t]!,
       });
@@ -652,7 +655,6 @@ export class KeywordIndex {
       // end of the narrowest current block, over which the blocks' bounds hold.
       let doc = 0xffffffff;
       let upTo = 0xffffffff;
-      let bound = prefix[firstEssential]!;
       for (let i = firstEssential; i < m; i++) {
         const c = cs[i]!;
         if (c.pos >= c.end) continue;
@@ -660,7 +662,26 @@ export class KeywordIndex {
         if (d < doc) doc = d;
         const last = blockLast[c.blk]!;
         if (last < upTo) upTo = last;
-        bound += c.weight * bm25Term(c.idf, blockMaxTf[c.blk]!, blockMinLen[c.blk]!, avgdl);
+      }
+      // The most any document in [doc, upTo] can score: the essential cursors' current blocks,
+      // and the blocks of the others that overlap the window ("shallow" moves: no decoding).
+      let bound = 0;
+      for (let i = 0; i < m; i++) {
+        const c = cs[i]!;
+        if (c.pos >= c.end) continue;
+        if (i >= firstEssential) {
+          bound += c.weight * bm25Term(c.idf, blockMaxTf[c.blk]!, blockMinLen[c.blk]!, avgdl);
+          continue;
+        }
+        let x = c.shallow > c.blk ? c.shallow : c.blk;
+        while (x < c.blkEnd && blockLast[x]! < doc) x++;
+        c.shallow = x;
+        let best = 0;
+        for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! <= upTo; x++) {
+          const v = bm25Term(c.idf, blockMaxTf[x]!, blockMinLen[x]!, avgdl);
+          if (v > best) best = v;
+        }
+        bound += c.weight * best;
       }
       if (doc === 0xffffffff) return;
       const theta = top.threshold;
