@@ -18,6 +18,11 @@
  * (the bare SQL, no HTTP, no JSON), and, for a few samples, the query listing ran before this
  * version (ORDER BY created_at with OFFSET, and a COUNT(*) of every match).
  *
+ * Deep pages: page 1,001 (offset 50,000) of several listings, read by its page number (OFFSET
+ * walks the 50,000 rows before it) and by the cursor of a neighbouring page (next_cursor of page
+ * 1,000, prev_cursor of page 1,002: a keyset seek), side by side. LIST_BENCH_KINDS=deep runs
+ * only the listings whose name holds that text.
+ *
  * Rows: as bench/snippet-data.ts makes them; jobs of ~5,000 consecutive rows
  * (10% of rows with none); a source per page, except one page in ten that comes from one of
  * two large feeds (feed0 and feed10, ~50,000 rows each).
@@ -32,7 +37,11 @@ import { IndexService } from '../src/services/index.service.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { listSort } from '../src/services/snippet.service.js';
 import { openDatabase } from '../src/store/db.js';
-import { SnippetRepository, type SnippetFilter } from '../src/store/snippet.repository.js';
+import {
+  SnippetRepository,
+  type SnippetFilter,
+  type SnippetPosition,
+} from '../src/store/snippet.repository.js';
 import { fixed, footer, header, mib, seconds, sharedModel, summarize, table } from './common.js';
 import { benchSnippets, writeBenchSnippets } from './snippet-data.js';
 
@@ -98,7 +107,20 @@ interface Kind {
   name: string;
   path: '/snippets' | '/admin/index/entries';
   query: string;
+  /** Read by the cursor of the page before (next_cursor) or after (prev_cursor) `page`. */
+  cursor?: 'next' | 'prev';
 }
+
+/** The deep page read three ways: its page number, and the cursors of its two neighbours. */
+const DEEP_PAGE = 1001;
+const deep = (name: string, path: Kind['path'], query: string): Kind[] => {
+  const q = `${query ? `${query}&` : ''}page=${DEEP_PAGE}`;
+  return [
+    { name: `deep ${name}: page ${DEEP_PAGE} by OFFSET`, path, query: q },
+    { name: `deep ${name}: by next_cursor`, path, query: q, cursor: 'next' },
+    { name: `deep ${name}: by prev_cursor`, path, query: q, cursor: 'prev' },
+  ];
+};
 
 const bigJob = 1 + Math.floor(200_000 / PAGES_PER_JOB);
 const KINDS: Kind[] = [
@@ -138,14 +160,31 @@ const KINDS: Kind[] = [
   ['search "local", min_quality=0.5', 'search=local&min_quality=0.5'],
 ].map(([name, query]) => ({ name: name!, path: '/snippets' as const, query: query! }));
 KINDS.push(
+  ...deep('plain', '/snippets', ''),
+  ...deep('sort_by=quality_score', '/snippets', 'sort_by=quality_score'),
+  ...deep('sort_by=word_count asc (ties)', '/snippets', 'sort_by=word_count&order=asc'),
+  ...deep('theme=science', '/snippets', 'theme=science'),
+  ...deep(
+    'theme=science, sort_by=quality_score',
+    '/snippets',
+    'theme=science&sort_by=quality_score',
+  ),
+  ...deep('search "local"', '/snippets', 'search=local'),
+  ...deep('index entries', '/admin/index/entries', ''),
   { name: 'index entries, page 1', path: '/admin/index/entries', query: '' },
   { name: 'index entries, theme=general', path: '/admin/index/entries', query: 'theme=general' },
   { name: 'index entries, search "local"', path: '/admin/index/entries', query: 'search=local' },
 );
 
+const only = process.env.LIST_BENCH_KINDS;
+const RUN = only ? KINDS.filter((k) => k.name.includes(only)) : KINDS;
+
 /** The filter the service builds from a query string (index entries: indexed rows only). */
-function filterOf(kind: Kind) {
-  const q = SnippetListQuery.parse(Object.fromEntries(new URLSearchParams(kind.query)));
+function filterOf(kind: Kind, cursor?: string) {
+  const q = SnippetListQuery.parse({
+    ...Object.fromEntries(new URLSearchParams(kind.query)),
+    cursor,
+  });
   const f: SnippetFilter = {
     theme: q.theme,
     min_quality: q.min_quality,
@@ -226,14 +265,42 @@ try {
   const { api_key: key } = (await login.json()) as { api_key: string };
   if (login.status !== 200 || !key) throw new Error(`login failed: ${login.status}`);
 
-  const get = async (kind: Kind) => {
-    const res = await fetch(`${base}${kind.path}${kind.query ? `?${kind.query}` : ''}`, {
+  const call = async (kind: Kind, query: string) => {
+    const res = await fetch(`${base}${kind.path}${query ? `?${query}` : ''}`, {
       headers: { 'x-api-key': key },
     });
     const body = await res.text();
-    if (res.status !== 200)
-      throw new Error(`GET ${kind.path}?${kind.query}: ${res.status} ${body}`);
-    const list = JSON.parse(body) as { total: number; total_exact: boolean; snippets: unknown[] };
+    if (res.status !== 200) throw new Error(`GET ${kind.path}?${query}: ${res.status} ${body}`);
+    return JSON.parse(body) as {
+      total: number;
+      total_exact: boolean;
+      snippets: { id: number }[];
+      next_cursor: string | null;
+      prev_cursor: string | null;
+    };
+  };
+  /**
+   * The query a kind sends: its own, or for a cursor kind the neighbouring page's cursor in
+   * place of the page number (checked to lead to the same rows as the number).
+   */
+  const requestOf = async (kind: Kind): Promise<{ query: string; cursor?: string }> => {
+    if (!kind.cursor) return { query: kind.query };
+    const params = new URLSearchParams(kind.query);
+    const page = Number(params.get('page'));
+    params.set('page', String(kind.cursor === 'next' ? page - 1 : page + 1));
+    const from = await call(kind, params.toString());
+    const cursor = kind.cursor === 'next' ? from.next_cursor : from.prev_cursor;
+    if (!cursor) throw new Error(`${kind.name}: no ${kind.cursor}_cursor`);
+    params.delete('page');
+    params.set('cursor', cursor);
+    const query = params.toString();
+    const [byCursor, byNumber] = [await call(kind, query), await call(kind, kind.query)];
+    const ids = (l: { snippets: { id: number }[] }) => l.snippets.map((r) => r.id).join();
+    if (ids(byCursor) !== ids(byNumber)) throw new Error(`${kind.name}: not the page's rows`);
+    return { query, cursor };
+  };
+  const get = async (kind: Kind, query: string) => {
+    const list = await call(kind, query);
     return { total: list.total, exact: list.total_exact, count: list.snippets.length };
   };
 
@@ -250,17 +317,20 @@ try {
   };
 
   const out: (string | number)[][] = [];
-  for (const kind of KINDS) {
+  for (const kind of RUN) {
+    const request = await requestOf(kind);
     let last = { total: 0, exact: true, count: 0 };
-    for (let i = 0; i < WARMUP; i++) last = await get(kind);
-    const http = await timed(() => get(kind), REQUESTS);
-    const { f, q } = filterOf(kind);
+    for (let i = 0; i < WARMUP; i++) last = await get(kind, request.query);
+    const http = await timed(() => get(kind, request.query), REQUESTS);
+    const { f, q } = filterOf(kind, request.cursor);
     const sort = kind.path === '/snippets' ? listSort(q) : 'created_at';
     const order = kind.path === '/snippets' ? q.order : 'desc';
-    const sql = await timed(
-      () => repo.listPage(f, sort, order, q.per_page, (q.page - 1) * q.per_page),
-      REQUESTS,
-    );
+    const at = q.cursor?.at;
+    const position: SnippetPosition =
+      at && at.way !== 'offset'
+        ? ({ [at.way]: { value: at.value, id: at.id } } as SnippetPosition)
+        : (q.page - 1) * q.per_page;
+    const sql = await timed(() => repo.listPage(f, sort, order, q.per_page, position), REQUESTS);
     const old = await timed(() => oldQuery(adam!, kind), OLD_SAMPLES);
     out.push([
       kind.name,
@@ -278,7 +348,8 @@ try {
 
   console.log(
     `\nper_page 50; ${WARMUP} warm-up requests then up to ${REQUESTS} per kind; ` +
-      `"SQL" = SnippetRepository.listPage in-process (reference); "before" = the previous query, ${OLD_SAMPLES} samples`,
+      `"SQL" = SnippetRepository.listPage in-process (reference); "before" = the previous query, ${OLD_SAMPLES} samples; ` +
+      `a deep page "by next_cursor"/"by prev_cursor" is page ${DEEP_PAGE} read by its neighbour's cursor (a keyset seek), its "before" the OFFSET query`,
   );
   table(
     [

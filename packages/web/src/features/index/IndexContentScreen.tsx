@@ -17,6 +17,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
 import { formatDate, formatNumber, formatTotal } from '../../lib/format';
+import { pageRequest, type PageRequest } from '../../lib/cursorPaging';
 import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries } from './index.api';
 import { INDEX_MESSAGES } from './messages';
 
@@ -55,11 +56,18 @@ function EntryRow({ entry }: { entry: IndexEntry }) {
  * a text search and a theme filter; a filter change goes back to page 1.
  */
 export function IndexContentScreen() {
-  const [page, setPage] = useState(1);
+  const [paging, setPaging] = useState<PageRequest>({ page: 1 });
+  const page = paging.page;
+  const setPage = (p: number) => setPaging({ page: p });
   const [search, setSearch] = useState('');
   const [theme, setTheme] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const entries = useIndexEntries({ page, search: debouncedSearch, theme });
+  const entries = useIndexEntries({
+    page,
+    cursor: paging.cursor,
+    search: debouncedSearch,
+    theme,
+  });
   const data = entries.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / INDEX_CONTENT_PAGE_SIZE)) : 1;
   const first = data && data.total ? (page - 1) * INDEX_CONTENT_PAGE_SIZE + 1 : 0;
@@ -159,7 +167,19 @@ export function IndexContentScreen() {
             </Table.ScrollContainer>
             {pages > 1 ? (
               <Group justify="flex-end">
-                <Pagination total={pages} value={page} onChange={setPage} size="sm" />
+                <Pagination
+                  total={pages}
+                  value={page}
+                  onChange={(p) =>
+                    setPaging(
+                      pageRequest(
+                        { page, answer: data, placeholder: entries.isPlaceholderData },
+                        p,
+                      ),
+                    )
+                  }
+                  size="sm"
+                />
               </Group>
             ) : null}
           </Stack>

@@ -179,6 +179,36 @@ describe('Index Content', () => {
     );
   });
 
+  it('goes to the next and previous page by their cursors, to page 1 by number', async () => {
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /admin/index/entries': (call) => {
+        const n = call.query.cursor ? Number(call.query.cursor.slice(1)) : Number(call.query.page);
+        return json({
+          snippets: [{ ...snippet(n * 100), snippet_id: n * 100 }],
+          total: 500,
+          total_exact: true,
+          page: n,
+          per_page: INDEX_CONTENT_PAGE_SIZE,
+          next_cursor: n < 10 ? `c${n + 1}` : null,
+          prev_cursor: n > 1 ? `c${n - 1}` : null,
+        });
+      },
+    });
+    renderApp('/dashboard/index/content');
+    await screen.findByText('#100');
+    const u = userEvent.setup();
+    const to = async (button: string, row: string) => {
+      await u.click(screen.getByRole('button', { name: button }));
+      expect(await screen.findByText(row)).toBeInTheDocument();
+      return callsTo('GET', '/admin/index/entries').at(-1)!.query;
+    };
+    expect(await to('2', '#200')).toMatchObject({ page: '2', cursor: 'c2' });
+    expect(await to('3', '#300')).toMatchObject({ page: '3', cursor: 'c3' });
+    expect(await to('2', '#200')).toMatchObject({ page: '2', cursor: 'c2' });
+    expect(await to('1', '#100')).toEqual({ page: '1', per_page: '50' });
+  });
+
   it("says 'Failed to fetch index info' when the call fails, and shows an empty index as such", async () => {
     mockFetch({
       ...loggedIn(),

@@ -18,6 +18,8 @@ export const INDEX_CONTENT_PAGE_SIZE = 50;
 
 export interface IndexEntriesParams {
   page: number;
+  /** The neighbouring page's cursor, when the page was reached from it (see pageRequest). */
+  cursor?: string;
   search: string;
   /** '' for every theme. */
   theme: string;
@@ -46,13 +48,13 @@ export function fetchIndexStats(signal?: AbortSignal): Promise<IndexStats> {
 }
 
 export function fetchIndexEntries(
-  { page, search, theme }: IndexEntriesParams,
+  { page, cursor, search, theme }: IndexEntriesParams,
   signal?: AbortSignal,
 ): Promise<IndexEntryList> {
   return api.get<IndexEntryList>('/admin/index/entries', {
     signal,
     silent: true,
-    query: { page, per_page: INDEX_CONTENT_PAGE_SIZE, search: search.trim(), theme },
+    query: { page, cursor, per_page: INDEX_CONTENT_PAGE_SIZE, search: search.trim(), theme },
   });
 }
 

@@ -104,6 +104,36 @@ describe('Snippets browser: the list call', () => {
     expect(await screen.findByText('1–50 of 120')).toBeInTheDocument();
   });
 
+  it('goes to a neighbouring page by its cursor, to a far page and to page 1 by number', async () => {
+    // Cursor "c<n>" leads to page n; each page answers the cursors of its neighbours.
+    const { lists, user } = setup({
+      'GET /snippets': (call) => {
+        const n = call.query.cursor ? Number(call.query.cursor.slice(1)) : Number(call.query.page);
+        return json({
+          ...page([snippet(n * 100)], 500, n),
+          next_cursor: n < 10 ? `c${n + 1}` : null,
+          prev_cursor: n > 1 ? `c${n - 1}` : null,
+        });
+      },
+    });
+    await screen.findAllByTestId('snippet-row');
+    const to = async (button: string, shown: string) => {
+      await user.click(screen.getByRole('button', { name: button }));
+      expect(await screen.findByText(shown)).toBeInTheDocument();
+      return last(lists()).query;
+    };
+    expect(await to('2', '51–100 of 500')).toMatchObject({ page: '2', cursor: 'c2' });
+    expect(await to('3', '101–150 of 500')).toMatchObject({ page: '3', cursor: 'c3' });
+    expect(await to('2', '51–100 of 500')).toMatchObject({ page: '2', cursor: 'c2' });
+    const first = await to('1', '1–50 of 500');
+    expect(first.page).toBe('1');
+    expect(first.cursor).toBeUndefined();
+    const far = await to('5', '201–250 of 500');
+    expect(far.page).toBe('5');
+    expect(far.cursor).toBeUndefined();
+    expect(await to('6', '251–300 of 500')).toMatchObject({ page: '6', cursor: 'c6' });
+  });
+
   it("shows 'Failed to load snippet list: …' when the list fails", async () => {
     setup({ 'GET /snippets': json({ detail: 'database is locked' }, 500) });
     expect(

@@ -43,6 +43,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatDate, formatNumber, formatTotal } from '../../lib/format';
+import { pageRequest, type PageRequest } from '../../lib/cursorPaging';
 import { toast } from '../../layout/toasts';
 import { ConsistencySummary, ReportPanel, type ReportTab } from './ConsistencyPanels';
 import { saveFile } from './download';
@@ -135,9 +136,15 @@ export function SnippetsBrowserScreen() {
   };
   // The page belongs to the filters it was chosen under: any filter change is page 1 again.
   const filterKey = JSON.stringify(filters);
-  const [paging, setPaging] = useState({ key: filterKey, page: 1 });
-  const page = paging.key === filterKey ? paging.page : 1;
-  const query: SnippetListParams = { ...filters, page, per_page: SNIPPET_PAGE_SIZE };
+  const [paging, setPaging] = useState<{ key: string } & PageRequest>({ key: filterKey, page: 1 });
+  const current: PageRequest = paging.key === filterKey ? paging : { page: 1 };
+  const page = current.page;
+  const query: SnippetListParams = {
+    ...filters,
+    page,
+    per_page: SNIPPET_PAGE_SIZE,
+    cursor: current.cursor,
+  };
 
   const list = useSnippetList(query);
   const consistency = useConsistency();
@@ -525,7 +532,15 @@ export function SnippetsBrowserScreen() {
                   <Pagination
                     total={pages}
                     value={page}
-                    onChange={(p) => setPaging({ key: filterKey, page: p })}
+                    onChange={(p) =>
+                      setPaging({
+                        key: filterKey,
+                        ...pageRequest(
+                          { page, answer: list.data, placeholder: list.isPlaceholderData },
+                          p,
+                        ),
+                      })
+                    }
                     size="sm"
                   />
                 </Group>

@@ -43,6 +43,8 @@ export interface SnippetListParams {
   match?: TextMatch;
   job_id?: number;
   source_url?: string;
+  /** The neighbouring page's cursor, when the page was reached from it (see pageRequest). */
+  cursor?: string;
 }
 
 /**
