@@ -166,6 +166,44 @@ describe('SnippetRepository.listPage by keyset', () => {
     ).toMatchObject({ rows: [], more: false });
   });
 
+  it("seeks the key's ties on (sort column, rowid) in an index, never walking them", () => {
+    // A row value `(col, id) < (?, ?)` seeks on the column alone and reads every tie.
+    const repo = repos[0]![1];
+    const plans: string[] = [];
+    const prepare = db.prepare.bind(db);
+    const spy = (sql: string) => {
+      if (/\bs\.id [<>] \?/.test(sql) && sql.includes('LIMIT')) {
+        const params = Array.from(sql.matchAll(/\?/g), () => 1);
+        const plan = prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
+        plans.push(plan.map((r) => r.detail).join(' / '));
+      }
+      return prepare(sql);
+    };
+    (db as { prepare: unknown }).prepare = spy;
+    try {
+      for (const f of [
+        {},
+        { theme: 'science' },
+        { job_id: 2 },
+        { source_url: 'https://feed.example/a' },
+      ])
+        for (const sort of ['quality_score', 'word_count'] as const)
+          for (const way of ['after', 'before'] as const) {
+            plans.length = 0;
+            const row = repo.listPage(f, sort, 'desc', 3, 40).rows[0]!;
+            plans.length = 0;
+            repo.listPage(f, sort, 'desc', 3, { [way]: keyOf(sort, row) } as { after: SnippetKey });
+            const at = `${JSON.stringify(f)} ${sort} ${way}`;
+            expect(plans.length, at).toBeGreaterThan(0);
+            // job and source have no word_count index: their rows are read by id and sorted.
+            if (sort === 'word_count' && (f.job_id || 'source_url' in f)) continue;
+            expect(plans[0], at).toMatch(new RegExp(`${sort}=\\? AND rowid[<>]\\?`));
+          }
+    } finally {
+      (db as { prepare: unknown }).prepare = prepare;
+    }
+  });
+
   it('seeks past a key whose row is gone', () => {
     const repo = repos[0]![1];
     const page = repo.listPage({}, 'quality_score', 'asc', 10, 0).rows;
