@@ -649,6 +649,9 @@ export class KeywordIndex {
     repartition();
     const { postDocs, postTf, blockLast, blockMaxTf, blockMinLen, lengths, ids } = b;
     const deleted = this.baseDeleted;
+    let winEnd = -1;
+    let winBound = 0;
+    let winFirst = -1;
     for (;;) {
       if (firstEssential >= m) return;
       // The next candidate: the smallest current document of the essential cursors; upTo: the
@@ -663,27 +666,36 @@ export class KeywordIndex {
         const last = blockLast[c.blk]!;
         if (last < upTo) upTo = last;
       }
+      if (doc === 0xffffffff) return;
       // The most any document in [doc, upTo] can score: the essential cursors' current blocks,
       // and the blocks of the others that overlap the window ("shallow" moves: no decoding).
+      // Still an upper bound for later candidates of the same window: kept until it is passed.
       let bound = 0;
-      for (let i = 0; i < m; i++) {
-        const c = cs[i]!;
-        if (c.pos >= c.end) continue;
-        if (i >= firstEssential) {
-          bound += c.weight * bm25Term(c.idf, blockMaxTf[c.blk]!, blockMinLen[c.blk]!, avgdl);
-          continue;
+      if (doc <= winEnd && firstEssential === winFirst) {
+        bound = winBound;
+        upTo = winEnd;
+      } else {
+        for (let i = 0; i < m; i++) {
+          const c = cs[i]!;
+          if (c.pos >= c.end) continue;
+          if (i >= firstEssential) {
+            bound += c.weight * bm25Term(c.idf, blockMaxTf[c.blk]!, blockMinLen[c.blk]!, avgdl);
+            continue;
+          }
+          let x = c.shallow > c.blk ? c.shallow : c.blk;
+          while (x < c.blkEnd && blockLast[x]! < doc) x++;
+          c.shallow = x;
+          let best = 0;
+          for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! <= upTo; x++) {
+            const v = bm25Term(c.idf, blockMaxTf[x]!, blockMinLen[x]!, avgdl);
+            if (v > best) best = v;
+          }
+          bound += c.weight * best;
         }
-        let x = c.shallow > c.blk ? c.shallow : c.blk;
-        while (x < c.blkEnd && blockLast[x]! < doc) x++;
-        c.shallow = x;
-        let best = 0;
-        for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! <= upTo; x++) {
-          const v = bm25Term(c.idf, blockMaxTf[x]!, blockMinLen[x]!, avgdl);
-          if (v > best) best = v;
-        }
-        bound += c.weight * best;
+        winEnd = upTo;
+        winBound = bound;
+        winFirst = firstEssential;
       }
-      if (doc === 0xffffffff) return;
       const theta = top.threshold;
       if (bound * SLACK < theta) {
         // Nothing in [doc, upTo] can enter the top k: every essential cursor jumps past it.
