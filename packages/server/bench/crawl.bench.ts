@@ -267,6 +267,10 @@ const idle = await measure(() => new Promise((resolve) => setTimeout(resolve, 5_
 const idlePerS = idle.cpuMs / (idle.wallMs / 1000);
 
 embedded.embedded = 0;
+// CRAWL_BENCH_MARK=<dir>: files marking the unchanged sync's start and end (with this process's
+// pid), for an outside profiler (`perf record -p`) to cover that phase alone.
+const markDir = process.env.CRAWL_BENCH_MARK;
+if (markDir) fs.writeFileSync(`${markDir}/sync-start`, String(process.pid));
 if (profileFile) await profiler.start();
 const unchangedSplit = process.cpuUsage();
 const unchanged = await phase(
@@ -277,6 +281,7 @@ const unchanged = await phase(
 const unchangedSync = lastSync();
 const unchangedUsed = process.cpuUsage(unchangedSplit);
 if (profileFile) await profiler.stop(profileFile);
+if (markDir) fs.writeFileSync(`${markDir}/sync-end`, String(process.pid));
 // The same server idle for as long as the unchanged sync ran: what that wall time costs anyway.
 const idleSplit = process.cpuUsage();
 const idleThreadsFrom = perThread ? threadCpu() : null;

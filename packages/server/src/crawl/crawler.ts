@@ -242,7 +242,8 @@ export class Crawler {
       const reason = 'no longer listed in the sitemaps';
       return emit({ source_id, url, outcome: 'missing', status: 0, reason });
     }
-    const robots = await this.robotsFor(new URL(url).origin);
+    const { origin, host } = new URL(url);
+    const robots = await this.robotsFor(origin);
     if (!robots.allowed(robotsPath(url))) {
       // Kept as it is: robots.txt may change back, and it says nothing of the page being gone.
       const message = 'Disallowed by robots.txt now: its old content is kept';
@@ -253,7 +254,6 @@ export class Crawler {
         error: { type: 'robots', error: 'robots', message },
       });
     }
-    const host = new URL(url).host;
     const release = await this.sched.acquire(host, this.wctx.signal).catch(() => null);
     if (!release) return;
     let work: SyncWork;

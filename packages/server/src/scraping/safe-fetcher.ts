@@ -1,7 +1,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import http from 'node:http';
-import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
+import { Agent, type Dispatcher, request as undiciRequest, util as undiciUtil } from 'undici';
 import { withoutCredentials } from '../lib/url.js';
 import {
   addressRange,
@@ -107,7 +107,8 @@ interface HopState {
 }
 
 interface OpenOptions {
-  signal: AbortSignal;
+  /** Aborted when the fetch stops (asked for when needed: a DNS lookup). */
+  signal: () => AbortSignal;
   /** The error to throw instead of a network error once `signal` has fired (why it fired). */
   abortError: () => Error | undefined;
   /** Sent on every hop, unlike init.headers. */
@@ -127,6 +128,10 @@ const DEFAULT_STREAM_ACCEPT = '*/*';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Sites whose connections are kept alive at once; the least recently used is closed. */
 const MAX_AGENTS = 32;
+/** Literal hosts whose vetting is remembered (forgotten all at once past this). */
+const MAX_LITERALS_VETTED = 256;
+/** Bytes of an unwanted body (a redirect's, an error page's) read before its connection is dropped, as undici's dump. */
+const DROP_LIMIT = 128 * 1024;
 
 const systemLookup: HostLookup = async (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -149,6 +154,10 @@ export class SafeFetcher {
    * host that now resolves elsewhere gets a dispatcher of its own.
    */
   private readonly agents = new Map<string, Agent>();
+  /** Literal hosts ('127.0.0.1:8080', '[::1]') already vetted and allowed, with their address. */
+  private readonly literalsVetted = new Map<string, ResolvedAddress[]>();
+  /** fetch()'s deadlines: one timer for all (see Deadlines). */
+  private readonly deadlines: Deadlines;
 
   constructor(opts: SafeFetcherOptions) {
     this.allow = parseAllowList(opts.allow);
@@ -157,49 +166,44 @@ export class SafeFetcher {
     this.maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
     this.userAgent = opts.userAgent ?? DEFAULT_USER_AGENT;
     this.lookup = opts.lookup ?? systemLookup;
+    this.deadlines = new Deadlines(this.timeoutMs);
   }
 
   async fetch(url: string, init: FetchInit = {}): Promise<FetchResult> {
     const state: HopState = { start: url, current: parseTarget(url), redirects: [] };
     const { signal } = init;
     if (signal?.aborted) throw abortReason(signal);
-    const controller = new AbortController();
-    let why: 'timeout' | 'cancelled' | undefined;
-    const stop = (reason: typeof why) => {
-      why ??= reason;
-      controller.abort();
-    };
-    const timer = setTimeout(() => stop('timeout'), this.timeoutMs);
-    const onAbort = () => stop('cancelled');
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopper = new Stopper();
+    const endDeadline = this.deadlines.add(() => stopper.stop('timeout'));
+    const endWatch = signal ? whenAborted(signal, () => stopper.stop('cancelled')) : null;
     const abortError = (): Error | undefined =>
-      why === 'cancelled'
+      stopper.why === 'cancelled'
         ? abortReason(signal)
-        : why === 'timeout'
+        : stopper.why === 'timeout'
           ? this.timeoutError(state)
           : undefined;
 
     try {
-      const res = await this.open(state, init, {
-        signal: controller.signal,
-        abortError,
-        notModified: isConditional(init.headers),
-      });
-      const body = await this.readBody(res, state.current.href, abortError);
+      const res = await this.open(
+        state,
+        init,
+        { signal: () => stopper.signal(), abortError, notModified: isConditional(init.headers) },
+        (hop) => sendBuffered(hop, stopper, this.maxBytes),
+      );
       return {
         url: state.current.href,
         status: res.statusCode,
         headers: flatHeaders(res.headers),
         contentType: header(res.headers, 'content-type') ?? '',
-        body,
+        body: res.body,
         redirects: state.redirects,
       };
     } catch (err) {
       if (err instanceof FetchError) throw err;
       throw abortError() ?? networkError(err, state.current.href);
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      endDeadline();
+      endWatch?.();
     }
   }
 
@@ -247,16 +251,18 @@ export class SafeFetcher {
 
     let res: UndiciResponse;
     try {
-      res = await this.open(
+      const streamed = await this.open(
         state,
         { ...init, accept: init.accept ?? DEFAULT_STREAM_ACCEPT },
         {
-          signal: controller.signal,
+          signal: () => controller.signal,
           abortError,
           everyHop: init.rangeFrom ? { range: `bytes=${init.rangeFrom}-` } : undefined,
           onHop: touch,
         },
+        (hop) => sendStreamed(hop, controller.signal),
       );
+      res = streamed.res;
       // The idle clock restarts when the body is read: the caller may prepare first.
       clearTimeout(headTimer);
       clearTimeout(idleTimer);
@@ -320,7 +326,12 @@ export class SafeFetcher {
    * Follows redirects from state.current, vetting every hop before connecting, up to a 2xx
    * response; any other status is an http_status error.
    */
-  private async open(state: HopState, init: FetchInit, opts: OpenOptions): Promise<UndiciResponse> {
+  private async open<A extends Answer>(
+    state: HopState,
+    init: FetchInit,
+    opts: OpenOptions,
+    send: (hop: Hop) => Promise<A>,
+  ): Promise<A> {
     const url = state.start;
     const firstOrigin = state.current.origin;
     const { redirects } = state;
@@ -341,26 +352,18 @@ export class SafeFetcher {
         'user-agent': init.userAgent ?? this.userAgent,
       };
       opts.onHop?.();
-      // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
-      // WHATWG streams or Headers), and it never follows redirects itself.
-      let res: UndiciResponse;
+      let res: A;
       try {
         const onSend = init.onSend && (() => init.onSend!(current));
-        res = await undiciRequest(current.href, {
-          dispatcher: onSend ? withSendHook(agent) : agent,
-          method: 'GET',
-          signal: opts.signal,
-          headers,
-          // Read by the agent's send hook (undici hands a request's options to its dispatcher).
-          ...(onSend && { [SEND_HOOK]: onSend }),
-        } as Parameters<typeof undiciRequest>[1]);
+        res = await send({ url: current, agent, headers, ...(onSend && { onSend }) });
       } catch (err) {
+        if (err instanceof FetchError) throw err;
         throw opts.abortError() ?? networkError(err, current.href);
       }
 
       const status = res.statusCode;
       if (REDIRECT_STATUSES.has(status)) {
-        await res.body.dump().catch(() => undefined);
+        await res.drop().catch(() => undefined);
         const location = header(res.headers, 'location');
         if (!location) {
           throw new FetchError(
@@ -401,7 +404,7 @@ export class SafeFetcher {
 
       if (status === 304 && opts.notModified) return res;
       if (status < 200 || status > 299) {
-        await res.body.dump().catch(() => undefined);
+        await res.drop().catch(() => undefined);
         const reason = http.STATUS_CODES[status];
         throw new FetchError(
           'http_status',
@@ -437,7 +440,14 @@ export class SafeFetcher {
   }
 
   /** The addresses the fetcher may connect to for this URL, or a refusal. */
-  private async vet(url: URL, signal: AbortSignal, from?: string): Promise<ResolvedAddress[]> {
+  private async vet(
+    url: URL,
+    signal: () => AbortSignal,
+    from?: string,
+  ): Promise<ResolvedAddress[]> {
+    // A literal address's verdict depends on nothing but itself and the allow-list.
+    const vetted = this.literalsVetted.get(url.host);
+    if (vetted) return vetted;
     const host = bareHost(url.hostname);
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     const hostAllowed = isAllowed(this.allow, host, port);
@@ -448,9 +458,9 @@ export class SafeFetcher {
       const address = url.hostname.replace(/^\[(.*)\]$/, '$1');
       addresses = [{ address, family: net.isIP(address) }];
     } else {
-      addresses = await this.resolve(host, url.href, signal);
+      addresses = await this.resolve(host, url.href, signal());
     }
-    if (hostAllowed) return addresses;
+    if (hostAllowed) return literal ? this.rememberLiteral(url, addresses) : addresses;
     for (const { address } of addresses) {
       const range = addressRange(address);
       if (range === 'unicast' || isAllowed(this.allow, host, port, address)) continue;
@@ -467,6 +477,13 @@ export class SafeFetcher {
         url.href,
       );
     }
+    return literal ? this.rememberLiteral(url, addresses) : addresses;
+  }
+
+  /** A literal address allowed: not checked again (a name is resolved at every fetch). */
+  private rememberLiteral(url: URL, addresses: ResolvedAddress[]): ResolvedAddress[] {
+    if (this.literalsVetted.size >= MAX_LITERALS_VETTED) this.literalsVetted.clear();
+    this.literalsVetted.set(url.host, addresses);
     return addresses;
   }
 
@@ -493,34 +510,219 @@ export class SafeFetcher {
     }
     return addresses;
   }
-
-  private async readBody(
-    res: UndiciResponse,
-    url: string,
-    /** Why the fetch was stopped (its timeout or the caller's signal), if it was. */
-    abortError: () => Error | undefined,
-  ): Promise<Buffer> {
-    checkDeclaredLength(res, url, this.maxBytes);
-    const chunks: Buffer[] = [];
-    let total = 0;
-    try {
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        total += chunk.byteLength;
-        if (total > this.maxBytes) {
-          res.body.destroy();
-          throw tooLarge(url, this.maxBytes);
-        }
-        chunks.push(chunk);
-      }
-    } catch (err) {
-      if (err instanceof FetchError) throw err;
-      throw abortError() ?? networkError(err, url);
-    }
-    return Buffer.concat(chunks);
-  }
 }
 
 type UndiciResponse = Awaited<ReturnType<typeof undiciRequest>>;
+
+/** One hop's request, vetted: sent on the agent pinned to its addresses. */
+interface Hop {
+  url: URL;
+  agent: Agent;
+  headers: Record<string, string>;
+  /** Called as the request is written on its connection. */
+  onSend?: () => void;
+}
+
+/** One hop's answer as open() reads it. */
+interface Answer {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  /** Drops the body unread (a redirect's, an error's). */
+  drop(): Promise<unknown>;
+}
+
+/** fetchStream's hop: undici's request, its body a stream. */
+async function sendStreamed(
+  hop: Hop,
+  signal: AbortSignal,
+): Promise<Answer & { res: UndiciResponse }> {
+  // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
+  // WHATWG streams or Headers), and it never follows redirects itself.
+  const res = await undiciRequest(hop.url.href, {
+    dispatcher: hop.onSend ? withSendHook(hop.agent) : hop.agent,
+    method: 'GET',
+    signal,
+    headers: hop.headers,
+    // Read by the agent's send hook (undici hands a request's options to its dispatcher).
+    ...(hop.onSend && { [SEND_HOOK]: hop.onSend }),
+  } as Parameters<typeof undiciRequest>[1]);
+  return { statusCode: res.statusCode, headers: res.headers, drop: () => res.body.dump(), res };
+}
+
+/**
+ * fetch()'s hop: dispatched on the agent with a handler of our own that keeps the body in
+ * memory (up to `maxBytes`; a longer or a declared longer one fails with too_large) and drops
+ * an unwanted one (a redirect's, an error's: past DROP_LIMIT its connection is closed). No
+ * request handler, body stream or send-hook dispatcher in between: an unchanged page's
+ * conditional request is mostly this path, and those layers were most of its CPU.
+ */
+function sendBuffered(
+  hop: Hop,
+  stopper: Stopper,
+  maxBytes: number,
+): Promise<Answer & { body: Buffer }> {
+  const href = hop.url.href;
+  return new Promise((resolve, reject) => {
+    let abort: ((err: Error) => void) | null = null;
+    let settled = false;
+    let statusCode = 0;
+    let headers: http.IncomingHttpHeaders = {};
+    let kept = false;
+    let total = 0;
+    const chunks: Buffer[] = [];
+    const settle = (err: Error | null) => {
+      if (settled) return;
+      settled = true;
+      stopper.onStop = null;
+      if (err) reject(err);
+      else {
+        const body = Buffer.concat(chunks);
+        resolve({ statusCode, headers, body, drop: () => Promise.resolve() });
+      }
+    };
+    // A stop (timeout, the caller's signal) rejects at once; the request, once on its
+    // connection, is aborted (its socket destroyed), or as soon as it gets there.
+    stopper.onStop = () => {
+      settle(new Error('stopped'));
+      abort?.(new Error('stopped'));
+    };
+    const stopWith = (err: Error) => {
+      settle(err);
+      abort?.(err);
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(a: (err?: Error) => void) {
+        abort = a;
+        if (settled) return a(new Error('stopped'));
+        hop.onSend?.();
+      },
+      onHeaders(status: number, raw: Buffer[]) {
+        statusCode = status;
+        headers = undiciUtil.parseHeaders(raw) as http.IncomingHttpHeaders;
+        kept = (status >= 200 && status <= 299) || status === 304;
+        const declared = Number(header(headers, 'content-length') ?? NaN);
+        if (kept && Number.isFinite(declared) && declared > maxBytes) {
+          stopWith(
+            new FetchError(
+              'too_large',
+              `${href} is too large: it declares ${declared} bytes, over the ${formatBytes(maxBytes)} limit`,
+              href,
+            ),
+          );
+        }
+        return true;
+      },
+      onData(chunk: Buffer) {
+        if (settled) return true;
+        total += chunk.byteLength;
+        if (!kept) {
+          if (total > DROP_LIMIT) {
+            settle(null);
+            abort?.(new Error('dropped'));
+          }
+        } else if (total > maxBytes) stopWith(tooLarge(href, maxBytes));
+        else chunks.push(chunk);
+        return true;
+      },
+      onComplete() {
+        settle(null);
+      },
+      onError(err: Error) {
+        settle(err);
+      },
+    } as Dispatcher.DispatchHandler;
+    const { pathname, search } = hop.url;
+    hop.agent.dispatch(
+      { origin: hop.url.origin, path: pathname + search, method: 'GET', headers: hop.headers },
+      handler,
+    );
+  });
+}
+
+/** Why one fetch() stopped, and who to tell: the hop in flight, a DNS lookup. */
+class Stopper {
+  why: 'timeout' | 'cancelled' | undefined;
+  /** The hop in flight's own stop. */
+  onStop: (() => void) | null = null;
+  private controller: AbortController | null = null;
+
+  stop(why: 'timeout' | 'cancelled'): void {
+    if (this.why) return;
+    this.why = why;
+    this.controller?.abort();
+    this.onStop?.();
+  }
+
+  /** A signal for what needs one (a DNS lookup); made only then. */
+  signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.why) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+}
+
+/**
+ * The deadlines of a fetcher's fetches, all `ms` long: kept in start order (hence deadline
+ * order), with one timer at the oldest's, moved on when it fires. A timer set and cleared per
+ * fetch was a measurable part of an unchanged re-sync's CPU. Unref'd: a fetch in flight holds
+ * its own socket or lookup.
+ */
+export class Deadlines {
+  private readonly live = new Set<{ at: number; expire: () => void }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly ms: number) {}
+
+  /** Calls `expire` once the deadline passes; answers the function that drops it. */
+  add(expire: () => void): () => void {
+    const entry = { at: performance.now() + this.ms, expire };
+    this.live.add(entry);
+    if (!this.timer) this.arm(this.ms);
+    return () => this.live.delete(entry);
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => this.fire(), Math.max(0, Math.ceil(ms)));
+    this.timer.unref();
+  }
+
+  private fire(): void {
+    this.timer = null;
+    const now = performance.now();
+    for (const entry of this.live) {
+      if (entry.at > now) return this.arm(entry.at - now);
+      this.live.delete(entry);
+      entry.expire();
+    }
+  }
+}
+
+/**
+ * Calls `fn` when `signal` aborts; answers the function that stops waiting. One listener per
+ * signal, however many fetches wait on it (a crawl's job signal is shared by all its fetches).
+ */
+function whenAborted(signal: AbortSignal, fn: () => void): () => void {
+  let waiting = abortWaiters.get(signal);
+  if (!waiting) {
+    const fns = new Set<() => void>();
+    waiting = fns;
+    abortWaiters.set(signal, fns);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const f of [...fns]) f();
+        fns.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = waiting;
+  set.add(fn);
+  return () => set.delete(fn);
+}
+const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** Whether the request carries a validator, so that a 304 is its normal answer. */
 function isConditional(headers: Record<string, string> | undefined): boolean {
