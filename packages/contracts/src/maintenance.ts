@@ -55,7 +55,7 @@ export const HealthCheck = z.object({
 });
 export type HealthCheck = z.infer<typeof HealthCheck>;
 export const MaintenanceHealth = z.object({
-  status: z.enum(['healthy', 'degraded', 'unhealthy']),
+  status: z.enum(['healthy', 'degraded', 'unhealthy', 'starting']),
   checks: z.array(HealthCheck),
   checked_at: z.string(),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const ComponentStatus = z.enum(['healthy', 'degraded', 'unhealthy', 'disabled']);
+/** `starting`: still loading after the server began answering (engine threads, the index). */
+export const ComponentStatus = z.enum(['healthy', 'degraded', 'unhealthy', 'disabled', 'starting']);
 export type ComponentStatus = z.infer<typeof ComponentStatus>;
 
 export const ComponentHealth = z.object({
@@ -11,7 +12,7 @@ export const ComponentHealth = z.object({
 export type ComponentHealth = z.infer<typeof ComponentHealth>;
 
 export const HealthResponse = z.object({
-  status: z.enum(['healthy', 'degraded', 'unhealthy']),
+  status: z.enum(['healthy', 'degraded', 'unhealthy', 'starting']),
   version: z.string(),
   uptime_s: z.number(),
   components: z.record(z.string(), ComponentHealth),

@@ -87,6 +87,11 @@ export interface BuildOptions {
   importMaxBytes?: number;
   /** Pinned over UPLOAD_LIMITS and the uploads settings (upload and parsing); tests lower them. */
   uploadLimits?: Partial<UploadLimits>;
+  /**
+   * Held start-up steps (tests): the engine's start and the index's first load wait for these,
+   * so "starting" in /health is seen without racing the clock.
+   */
+  startGates?: { engine?: Promise<void>; index?: Promise<void> };
 }
 
 const MODEL_IDLE_TIMEOUT_MS = 60_000;
@@ -125,7 +130,12 @@ export interface Adam {
 
 /** Builds the whole server from its parts; never listens, so tests can start it on any port. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<Adam> {
-  const core = buildCore(config, { stdoutLogs: opts.stdoutLogs, now: opts.now, runsJobs: true });
+  const core = buildCore(config, {
+    stdoutLogs: opts.stdoutLogs,
+    now: opts.now,
+    runsJobs: true,
+    indexOpenGate: opts.startGates?.index,
+  });
   const { db, sink, log, bus, repos } = core;
   const { settings, auth, engine, index, backups, snippets, rules, fetcher } = core.services;
 
@@ -152,9 +162,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const logs = new LogService({ logs: repos.logs, now: opts.now });
   await auth.ensureAdmin();
-  // Threads, model and the in-thread query embedder load now, beside the rest of the start-up,
-  // so no request waits on a lazy start; health's workers.engine.ready says when it is done.
-  const engineStarted = core.startEngine();
+  // Threads, model and the in-thread query embedder load now, beside the rest of the start-up
+  // and while the server answers (the server listens without waiting): /health's workers say
+  // "starting" until it is done; jobs and searches that need the engine meanwhile wait for it.
+  let engineStarting = true;
+  let closing = false;
+  const engineStarted = (opts.startGates?.engine ?? Promise.resolve())
+    .then(() => (closing ? false : core.startEngine()))
+    .finally(() => (engineStarting = false));
 
   // The model registry is one of the queue's job dependencies (install_model) and queues its
   // jobs through the job service built on that queue: it reaches the job service through a
@@ -206,7 +221,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const importer = importerFor(core, config.dataDir);
   // The job queue and the services built on it; no job runs before startQueue below.
   const crawlFrontier = new CrawlFrontierRepository(db);
-  const queue = createQueue({
+  const queue = await createQueue({
     redisUrl: config.redisUrl,
     jobs: repos.jobs,
     bus,
@@ -359,6 +374,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jobs: repos.jobs,
     queue,
     engine,
+    engineStarting: () => engineStarting,
   });
   const housekeeping = new HousekeepingService({
     logs: repos.logs,
@@ -463,6 +479,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await uploads.start();
 
   app.addHook('onClose', async () => {
+    closing = true;
     housekeeping.stop();
     await metricsSampler.stop();
     // Before the queue: no auto backup or scheduled sync starts while the jobs wind down.

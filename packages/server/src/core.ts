@@ -33,6 +33,8 @@ interface CoreOptions {
   now?: () => number;
   /** A job queue runs in this process: a restore then waits until no job is processing. */
   runsJobs?: boolean;
+  /** The index's first load waits for it (tests hold the index "starting"). */
+  indexOpenGate?: Promise<void>;
 }
 
 export interface CoreServices {
@@ -120,6 +122,7 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     log,
     bus,
     storage: () => settings.get('processing').index_storage,
+    openGate: opts.indexOpenGate,
     spaces: {
       embedWith: (to, texts) => engine.embedWith(to, texts),
       activate: (to) => {
@@ -160,22 +163,27 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
         return false;
       },
     );
+  // After the loaded files' checksums were compared: a damaged index found then is emptied,
+  // and this reconcile re-adds every row.
   const reconcileIndex = () =>
-    index.reconcile().then(
-      (r): ReconcileReport | null => {
-        if (r.marked_pending || r.reindexed || r.index_only) {
-          log.info(
-            { component: 'index' },
-            `Index reconciled: ${r.reindexed} re-indexed, ${r.marked_pending} were missing, ${r.index_only} index-only`,
-          );
-        }
-        return r;
-      },
-      (e: unknown) => {
-        log.error({ component: 'index', err: e }, 'Index reconciliation failed');
-        return null;
-      },
-    );
+    index
+      .whenVerified()
+      .then(() => index.reconcile())
+      .then(
+        (r): ReconcileReport | null => {
+          if (r.marked_pending || r.reindexed || r.index_only) {
+            log.info(
+              { component: 'index' },
+              `Index reconciled: ${r.reindexed} re-indexed, ${r.marked_pending} were missing, ${r.index_only} index-only`,
+            );
+          }
+          return r;
+        },
+        (e: unknown) => {
+          log.error({ component: 'index', err: e }, 'Index reconciliation failed');
+          return null;
+        },
+      );
   const close = async () => {
     await index.close();
     await engine.close();

@@ -70,13 +70,15 @@ async function start(config: Config): Promise<void> {
 
   adam = await buildApp(config, { stdoutLogs: true });
   const { app, log, engineStarted, services } = adam;
-  // Listening once the engine is warm: the first search or ingestion does not pay its start
-  // (the first start of a data dir also converts the built-in model, ~8 s).
+  // Listening at once, the engine warming up meanwhile (the first start of a data dir also
+  // converts the built-in model, ~8 s): /health says "starting" until it is done, and the
+  // searches and jobs that need it wait for it.
   const started = performance.now();
-  if (await engineStarted) {
+  void engineStarted.then((ok) => {
+    if (!ok || closing) return;
     const ms = Math.round(performance.now() - started);
     log.info({ component: 'engine' }, `Engine ready (${config.workers || 1} thread(s), +${ms} ms)`);
-  }
+  });
   if (closing) return;
   try {
     await app.listen({ port: config.port, host: config.host });

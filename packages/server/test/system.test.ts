@@ -15,6 +15,8 @@ afterEach(async () => {
 describe('health and public config', () => {
   it('reports the database healthy and redis disabled without REDIS_URL, without a key', async () => {
     s = await startServer();
+    // Healthy once the engine's threads are up; "starting" before (test/startup.test.ts).
+    await s.adam.engineStarted;
     const r = await s.api('/api/v1/health');
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('healthy');

@@ -21,6 +21,8 @@ export function registerHealthChecks(
     jobs: Pick<JobRepository, 'countByStatus'>;
     queue: Pick<QueueDriver, 'mode' | 'status' | 'connection'>;
     engine: Pick<Engine, 'stats' | 'threadsReplaced'>;
+    /** The engine's start (threads and models) is under way: workers say "starting". */
+    engineStarting?: () => boolean;
   },
 ): void {
   const { db, redisUrl, queue, jobs } = deps;
@@ -78,8 +80,10 @@ export function registerHealthChecks(
     // Tasks stopped past their budget since start: the server's engine threads (the embedded
     // workers' and the playground's) and those each Redis worker reports.
     const remote = workers.reduce((n, w) => n + (w.task_timeouts ?? 0), 0);
+    // Jobs queued meanwhile wait for the engine's threads and then run.
+    const starting = deps.engineStarting?.() ?? false;
     return {
-      status: running > 0 ? 'healthy' : 'degraded',
+      status: starting ? 'starting' : running > 0 ? 'healthy' : 'degraded',
       details: {
         mode: queue.mode,
         running,

@@ -29,11 +29,14 @@ export class HealthService {
       }),
     );
     const statuses = Object.values(components).map((c) => c.status);
+    // Degraded outranks starting: it asks for the operator's attention, starting passes by itself.
     const status = statuses.includes('unhealthy')
       ? 'unhealthy'
       : statuses.includes('degraded')
         ? 'degraded'
-        : 'healthy';
+        : statuses.includes('starting')
+          ? 'starting'
+          : 'healthy';
     if (!withPaths) {
       for (const [name, c] of Object.entries(components)) components[name] = withoutPaths(c);
     }

@@ -28,7 +28,9 @@ import {
   checkSavedFiles,
   INDEX_MANIFEST,
   listDamaged,
+  moveAside,
   prepareInstall,
+  type DamagedCopy,
   readIndexManifest,
   removeGenerations,
 } from '../vector/index-files.js';
@@ -160,6 +162,11 @@ export class IndexService {
   private quantization: IndexStorage;
   /** Resolves when the saved index is loaded (or found unusable and the rebuild queued). */
   ready: Promise<void>;
+  /** Loading the saved index (at start, or again after a restore): /health says "starting". */
+  private loading = true;
+  /** The loaded files' checksums being hashed in the background, and any rebuild it led to. */
+  private verifying: Promise<void> = Promise.resolve();
+  private checksums: 'verifying' | 'verified' | 'none' = 'none';
   /** A fault found while running (files gone or damaged, store and index apart) and its repair. */
   private fault: IndexFault | null = null;
   /** The last repair that finished, told by /health as long as the server runs. */
@@ -195,6 +202,8 @@ export class IndexService {
       watchIntervalMs?: number;
       /** Between an add and the save holding it (0: only at a flush); benches time their own. */
       saveIntervalMs?: number;
+      /** The first load waits for it (tests hold the index "starting" with it). */
+      openGate?: Promise<void>;
       /** Graph settings other than HNSW's; a bench builds a cheaper graph of the same layout. */
       graph?: Omit<IndexOptions, 'quantization'>;
       /**
@@ -207,7 +216,7 @@ export class IndexService {
     this.quantization = this.wantedStorage;
     this.stateFile = path.join(deps.dir, 'state.json');
     this.state = readState(this.stateFile);
-    this.index = this.openIndex();
+    this.index = this.openIndex(deps.openGate);
     this.ready = this.whenOpened();
     const every = deps.watchIntervalMs ?? WATCH_INTERVAL_MS;
     if (every > 0) {
@@ -216,11 +225,13 @@ export class IndexService {
     }
   }
 
-  private openIndex(): IndexClient {
-    return new IndexClient(this.deps.dir, this.deps.embedder.dimension, {
-      ...this.deps.graph,
-      quantization: this.quantization,
-    });
+  private openIndex(openGate?: Promise<void>): IndexClient {
+    return new IndexClient(
+      this.deps.dir,
+      this.deps.embedder.dimension,
+      { ...this.deps.graph, quantization: this.quantization },
+      { openGate },
+    );
   }
 
   /**
@@ -228,6 +239,15 @@ export class IndexService {
    * start's reconcile, or a restore's, re-adds them from their stored embeddings).
    */
   private async whenOpened(): Promise<void> {
+    this.loading = true;
+    try {
+      await this.opened();
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  private async opened(): Promise<void> {
     const opened = await this.index.ready;
     const { damaged } = opened;
     let reset = opened.reset;
@@ -239,7 +259,10 @@ export class IndexService {
       await this.index.clear();
     }
     if (this.state.embedder !== space) this.writeState({ ...this.state, embedder: space });
-    if (!reset) return;
+    if (!reset) {
+      this.verifying = this.verifyLoaded(this.index);
+      return;
+    }
     this.deps.log.warn(
       { component: 'index' },
       `Vector index will be rebuilt from the store: ${reset}` +
@@ -254,6 +277,62 @@ export class IndexService {
   }
 
   /**
+   * Resolves once the loaded files' checksums were compared (and, when they did not match, the
+   * index was emptied and its files moved aside): the start's reconcile waits for it, so it
+   * re-adds every row a damaged index lost.
+   */
+  async whenVerified(): Promise<void> {
+    for (let v = this.verifying; ; v = this.verifying) {
+      await this.ready.catch(() => undefined);
+      await v;
+      if (v === this.verifying) return;
+    }
+  }
+
+  /**
+   * Hashes the files `client` loaded (in steps on the index's thread, searches answered
+   * meanwhile). A mismatch goes down the damaged path of a load: the files are moved aside,
+   * the index re-opened empty, and the rows re-added by a reconcile (the start's, which waits
+   * for this, or one started here).
+   */
+  private async verifyLoaded(client: IndexClient): Promise<void> {
+    this.checksums = 'verifying';
+    let problem: string | null;
+    try {
+      problem = await client.verify();
+    } catch (e) {
+      this.deps.log.error({ component: 'index', err: e }, 'Checking the vector index files failed');
+      return;
+    } finally {
+      if (this.index === client) this.checksums = 'verified';
+    }
+    if (!problem || this.closed || this.index !== client) return;
+    const dir = this.deps.dir;
+    this.deps.log.warn(
+      { component: 'index' },
+      `Vector index will be rebuilt from the store: saved index damaged: ${problem}`,
+    );
+    try {
+      const moved: { copy: DamagedCopy | null } = { copy: null };
+      await this.reopen(this.quantization, () => {
+        if (this.index === client) moved.copy = moveAside(dir, problem);
+      });
+      if (moved.copy) {
+        this.deps.log.warn(
+          { component: 'index' },
+          `The damaged vector index files were moved to ${path.join(dir, moved.copy.dir)}`,
+        );
+      }
+      if (this.reconciledOnce) await this.reconcile({ removeIndexOnly: true });
+    } catch (e) {
+      this.deps.log.error(
+        { component: 'index', err: e },
+        'Rebuilding the damaged vector index failed',
+      );
+    }
+  }
+
+  /**
    * The `index` component of /health: degraded while a fault found while running is repaired
    * (files gone or damaged: rebuilt from the store; store and index apart: reconciled), and
    * while a damaged saved index lies moved aside, so the operator learns it was rebuilt;
@@ -262,6 +341,7 @@ export class IndexService {
   health(): ComponentHealth {
     const details = {
       path: this.deps.dir,
+      ...(this.checksums !== 'none' && { checksums: this.checksums }),
       total_vectors: this.size,
       dimension: this.dimension,
       embedder: this.deps.embedder.id,
@@ -270,6 +350,9 @@ export class IndexService {
       ...(this.lastRepair && { last_repair: describeFault(this.lastRepair) }),
     };
     if (this.fault) return { status: 'degraded', error: this.fault.message, details };
+    // The keys are known at once; searches sent meanwhile wait on the index's thread.
+    if (this.loading)
+      return { status: 'starting', details: { ...details, state: 'loading the saved index' } };
     const damaged = listDamaged(this.deps.dir)[0];
     return {
       status: damaged ? 'degraded' : 'healthy',

@@ -18,6 +18,8 @@ export class IndexClient {
   private dirty = false;
   private closed = false;
   private last: Promise<unknown> = Promise.resolve();
+  /** Until it resolves, calls wait (in order) before reaching the thread; tests hold a load. */
+  private gate: Promise<void> | null;
   lastSavedAt: string | null = null;
   /** Resolves once the worker loaded the saved index (searches sent earlier wait for it). */
   readonly ready: Promise<{ reset: string | null; damaged: DamagedCopy | null }>;
@@ -31,8 +33,10 @@ export class IndexClient {
     readonly dir: string,
     readonly dimension: number,
     readonly options: IndexOptions = {},
+    { openGate }: { openGate?: Promise<void> } = {},
   ) {
     this.worker = startPool('index-worker');
+    this.gate = openGate?.then(() => void (this.gate = null)) ?? null;
     this.ready = this.open();
   }
 
@@ -70,10 +74,29 @@ export class IndexClient {
     return r.problem;
   }
 
+  /**
+   * Hashes the loaded files against the manifest's checksums on the index's thread, a step per
+   * call, so searches and adds go between steps (the load itself checked sizes, keys and
+   * layout only). Answers the problem found, or null; a client closed meanwhile answers null.
+   */
+  async verify(): Promise<string | null> {
+    for (;;) {
+      let r: { done: boolean; problem: string | null };
+      try {
+        r = (await this.call({ op: 'verify' })) as typeof r;
+      } catch (e) {
+        if (this.closed) return null;
+        throw e;
+      }
+      if (r.done) return r.problem;
+    }
+  }
+
   private call(req: IndexRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('index closed'));
     // One thread, tasks in order: the last one done means all sent before it are.
-    const p = this.worker.run(req, { transferList: transfer });
+    const run = () => this.worker.run(req, { transferList: transfer });
+    const p = this.gate ? this.gate.then(run) : run();
     this.last = p;
     return p;
   }

@@ -3,12 +3,13 @@
  * synchronous native code — a save of 1M vectors takes seconds — so they run here, one message
  * at a time in arrival order, and the server's event loop never waits on them.
  */
-import { checkSaved } from './index-files.js';
+import { checkSaved, type SavedIndexVerifier } from './index-files.js';
 import { VectorIndex, type IndexOptions } from './vector-index.js';
 
 export type IndexRequest =
   | { op: 'open'; dir: string; dimension: number; options: IndexOptions }
   | { op: 'check'; dir: string }
+  | { op: 'verify' }
   | { op: 'add'; keys: Float64Array; flat: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; vector: Float32Array; want: number }
@@ -18,12 +19,30 @@ export type IndexRequest =
 export type IndexReply = { ok: true; value: unknown } | { ok: false; error: string };
 
 let index: VectorIndex | null = null;
+/** The loaded generation's checksums, hashed a step per 'verify' call (between searches). */
+let verifier: SavedIndexVerifier | null = null;
 
 function handle(req: IndexRequest): unknown {
   if (req.op === 'open') {
-    const opened = VectorIndex.open(req.dir, req.dimension, req.options);
+    verifier?.close();
+    const opened = VectorIndex.open(req.dir, req.dimension, req.options, {
+      deferChecksums: true,
+    });
     index = opened.index;
+    verifier = opened.verifier ?? null;
     return { reset: opened.reset, damaged: opened.damaged, size: index.size };
+  }
+  if (req.op === 'verify') {
+    // done: no checksum left to compare; problem: the loaded files are damaged.
+    if (!verifier) return { done: true, problem: null };
+    try {
+      if (!verifier.step()) return { done: false, problem: null };
+      verifier = null;
+      return { done: true, problem: null };
+    } catch (e) {
+      verifier = null;
+      return { done: true, problem: (e as Error).message };
+    }
   }
   if (req.op === 'check') {
     try {

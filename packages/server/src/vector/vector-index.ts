@@ -15,6 +15,7 @@ import {
   removeGenerations,
   removeLeftovers,
   savedBytes,
+  SavedIndexVerifier,
   type DamagedCopy,
   type IndexFileKind,
   type IndexManifest,
@@ -122,17 +123,25 @@ export class VectorIndex {
    * Loads the saved index from `dir`, or starts empty. `reset` says why a saved index could not
    * be used (dimension or storage changed, files missing or damaged): the caller rebuilds from
    * the store. A damaged one is moved aside first (`damaged`), so the next start does not
-   * meet it again.
+   * meet it again. `deferChecksums` (the server's load) checks sizes, keys and layout only and
+   * answers a `verifier` that hashes the files afterwards, a step at a time.
    */
   static open(
     dir: string,
     dimension: number,
     options: IndexOptions = {},
-  ): { index: VectorIndex; reset: string | null; damaged: DamagedCopy | null } {
+    { deferChecksums = false }: { deferChecksums?: boolean } = {},
+  ): {
+    index: VectorIndex;
+    reset: string | null;
+    damaged: DamagedCopy | null;
+    verifier?: SavedIndexVerifier | null;
+  } {
     fs.mkdirSync(dir, { recursive: true });
     removeLeftovers(dir);
     const vi = new VectorIndex(dir, dimension, options);
     let generation = 0;
+    let verifier: SavedIndexVerifier | null = null;
     try {
       const m = readIndexManifest(dir);
       if (!m) return { index: vi, reset: null, damaged: null };
@@ -144,8 +153,11 @@ export class VectorIndex {
             ? `storage changed from ${m.quantization ?? 'f32'} to ${vi.quantization}`
             : null;
       if (changed) return { index: vi, reset: changed, damaged: null };
-      // Before usearch sees the file: its loader aborts the process on a damaged one.
-      const saved = checkSaved(dir)!;
+      // Before usearch sees the file: its loader aborts the process on a damaged one. Sizes,
+      // keys and layout catch a cut or misshapen file; with deferred checksums, bytes changed
+      // in place are found by the verifier after the load (the damaged path then rebuilds).
+      const saved = checkSaved(dir, { checksums: !deferChecksums })!;
+      if (deferChecksums) verifier = new SavedIndexVerifier(dir, m);
       if (m.count > 0) {
         vi.index.view(vi.file('usearch', m.generation));
         vi.viewing = true;
@@ -157,8 +169,9 @@ export class VectorIndex {
       }
       vi.keySet = KeySet.from(saved.keys);
       vi.lastSavedAt = m.saved_at;
-      return { index: vi, reset: null, damaged: null };
+      return { index: vi, reset: null, damaged: null, verifier };
     } catch (e) {
+      verifier?.close();
       const problem = (e as Error).message;
       const fresh = new VectorIndex(dir, dimension, options);
       fresh.generation = generation;

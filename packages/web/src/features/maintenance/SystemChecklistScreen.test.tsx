@@ -99,6 +99,42 @@ describe('System Checklist', () => {
     }
   });
 
+  it('shows components still starting as "starting" and asks again until they are up', async () => {
+    let calls = 0;
+    const starting: MaintenanceHealth = {
+      status: 'starting',
+      checked_at: '2026-03-01T10:00:05.000Z',
+      checks: [
+        { component: 'database', status: 'healthy' },
+        {
+          component: 'index',
+          status: 'starting',
+          details: { state: 'loading the saved index' },
+        },
+        { component: 'workers', status: 'starting', details: { running: 1 } },
+      ],
+    };
+    const up: MaintenanceHealth = {
+      ...starting,
+      status: 'healthy',
+      checks: starting.checks.map((c) => ({ ...c, status: 'healthy' as const })),
+    };
+    mockFetch({
+      ...loggedIn(),
+      'GET /admin/maintenance/health': () => json(calls++ === 0 ? starting : up),
+      'GET /health': json({ ...health, status: 'starting' }),
+      'GET /admin/maintenance/workers/status': json({ ...workers, running: 1 }),
+    });
+    renderApp('/dashboard/system/checklist');
+    expect(await screen.findByLabelText('Vector index: starting')).toBeInTheDocument();
+    expect(screen.getByText('state: loading the saved index')).toBeInTheDocument();
+    expect(screen.getAllByText(/healthy · 1 starting/).length).toBeGreaterThan(0);
+    // Asked again on its own (STARTING_REFETCH_MS), without a click on Refresh.
+    expect(
+      await screen.findByLabelText('Vector index: healthy', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
+  });
+
   it('status rules: workers and websocket', () => {
     expect(workersRow({ ...workers, running: 1 }).status).toBe('healthy');
     expect(workersRow({ ...workers, queue: { pending: 0, processing: 0 } }).status).toBe(

@@ -13,6 +13,7 @@ import {
 import {
   IconAlertTriangle,
   IconCheck,
+  IconHourglass,
   IconMinus,
   IconQuestionMark,
   IconRefresh,
@@ -53,6 +54,8 @@ export const STATUS_VIEW: Record<
   degraded: { color: 'yellow', label: 'degraded', icon: IconAlertTriangle },
   unhealthy: { color: 'red', label: 'unhealthy', icon: IconX },
   disabled: { color: 'gray', label: 'disabled', icon: IconMinus },
+  // Loading after the server began answering (engine threads, the index): passes by itself.
+  starting: { color: 'blue', label: 'starting', icon: IconHourglass },
   unknown: { color: 'gray', label: 'unknown', icon: IconQuestionMark },
 };
 
@@ -105,8 +108,11 @@ function Row({ row }: { row: ChecklistRow }) {
 function summary(rows: ChecklistRow[]): string {
   const disabled = rows.filter((r) => r.status === 'disabled').length;
   const healthy = rows.filter((r) => r.status === 'healthy').length;
+  const starting = rows.filter((r) => r.status === 'starting').length;
   const text = `${healthy}/${rows.length - disabled} healthy`;
-  return disabled ? `${text} · ${disabled} disabled` : text;
+  return [text, starting && `${starting} starting`, disabled && `${disabled} disabled`]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 function Section({

@@ -207,9 +207,10 @@ export function environmentRows(
   ];
 }
 
-/** The worst status of a set of rows (unknown counts as degraded). */
+/** The worst status of a set of rows (unknown counts as degraded; starting, as the server says, below it). */
 export function overallStatus(rows: ChecklistRow[]): CheckStatus {
   if (rows.some((r) => r.status === 'unhealthy')) return 'unhealthy';
   if (rows.some((r) => r.status === 'degraded' || r.status === 'unknown')) return 'degraded';
+  if (rows.some((r) => r.status === 'starting')) return 'starting';
   return 'healthy';
 }

@@ -164,10 +164,15 @@ function useWorkersMutation<A>(call: (arg: A) => Promise<WorkersStatus>) {
 export const useStartWorkers = () => useWorkersMutation(startWorkers);
 export const useStopWorkers = () => useWorkersMutation((_: void) => stopWorkers());
 
+/** While the server is still starting (engine threads, the index), asked again until it is not. */
+export const STARTING_REFETCH_MS = 1000;
+
 export function useMaintenanceHealth() {
   return useQuery({
     queryKey: maintenanceKeys.health,
     queryFn: ({ signal }) => fetchMaintenanceHealth(signal),
+    refetchInterval: (query) =>
+      query.state.data?.checks.some((c) => c.status === 'starting') ? STARTING_REFETCH_MS : false,
   });
 }
 

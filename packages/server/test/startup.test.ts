@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ARTICLES } from './corpus.js';
+import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
+import { until } from './until.js';
+
+/** A start-up step held until the test lets it go: "starting" is seen without racing the clock. */
+function gate() {
+  let open!: () => void;
+  const held = new Promise<void>((resolve) => (open = resolve));
+  return { held, open };
+}
+
+let s: TestServer | undefined;
+afterEach(async () => {
+  await s?.close();
+  s = undefined;
+});
+
+describe('start-up', () => {
+  it('answers /health while the index loads, says "starting", and answers searches sent meanwhile once loaded', async () => {
+    // A data dir with a saved index, started again with its load held.
+    const dataDir = tempDir();
+    s = await startServer({ dataDir });
+    let key = await s.login();
+    const saved = await saveText(s, key, ARTICLES.databases, 'databases');
+    await s.close();
+
+    const index = gate();
+    s = await startServer({ dataDir, build: { startGates: { index: index.held } } });
+    key = await s.login();
+    const starting = await s.api('/api/v1/health');
+    expect(starting.status).toBe(200);
+    expect(starting.body.status).toBe('starting');
+    expect(starting.body.components.index).toMatchObject({
+      status: 'starting',
+      details: { state: 'loading the saved index' },
+    });
+    // Sent while the index is still loading: it waits for the load, nothing is lost.
+    const search = s.api('/api/v1/snippets/search', {
+      method: 'POST',
+      key,
+      body: { query: 'SQL transactions', k: 1, mode: 'vector' },
+    });
+    expect((await s.api('/api/v1/health')).body.components.index.status).toBe('starting');
+
+    index.open();
+    const r = await search;
+    expect(r.status).toBe(200);
+    expect(saved.snippet_ids).toContain(r.body.results[0].id);
+    const ready = await until(async () => {
+      const h = (await s!.api('/api/v1/health')).body;
+      return h.status !== 'starting' && h;
+    });
+    expect(ready.status).toBe('healthy');
+    // The checksums the load left out were compared in the background, and matched.
+    await s.adam.services.index.whenVerified();
+    expect((await s.api('/api/v1/health')).body.components.index).toMatchObject({
+      status: 'healthy',
+      details: { checksums: 'verified', total_vectors: saved.snippet_ids.length },
+    });
+  });
+
+  it('answers before the engine is up, says "starting", and runs a job queued meanwhile once it is', async () => {
+    const engine = gate();
+    s = await startServer({ build: { startGates: { engine: engine.held } } });
+    const key = await s.login();
+    const health = await s.api('/api/v1/health');
+    expect(health.status).toBe(200);
+    expect(health.body.status).toBe('starting');
+    expect(health.body.components.workers.status).toBe('starting');
+    expect(s.adam.services.engine.stats().ready).toBe(false);
+    // The console's checklist reads the same statuses.
+    const checks = await s.api('/api/v1/admin/maintenance/health', { key });
+    expect(checks.status).toBe(200);
+    expect(checks.body.status).toBe('starting');
+
+    const job = saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+    engine.open();
+    expect(await s.adam.engineStarted).toBe(true);
+    const done = await job;
+    expect(done.snippet_ids.length).toBeGreaterThan(0);
+    const after = await until(async () => {
+      const h = (await s!.api('/api/v1/health')).body;
+      return h.components.workers.status !== 'starting' && h;
+    });
+    expect(after.components.workers.status).toBe('healthy');
+    expect(after.components.workers.details.engine).toMatchObject({ ready: true });
+  });
+
+  it('finds bytes changed in place after the load and rebuilds the index from the store', async () => {
+    const dataDir = tempDir();
+    s = await startServer({ dataDir });
+    let key = await s.login();
+    const a = await saveText(s, key, ARTICLES.databases, 'databases');
+    const b = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+    const ids = [...a.snippet_ids, ...b.snippet_ids];
+    await s.close();
+    // The size and the layout stay right: only the checksum can tell.
+    const dir = path.join(dataDir, 'index');
+    const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    const file = path.join(dir, `index-${m.generation}.usearch`);
+    const bytes = fs.readFileSync(file);
+    const middle = Math.floor(bytes.length / 2);
+    for (let i = middle; i < middle + 32; i++) bytes[i]! ^= 0xff;
+    fs.writeFileSync(file, bytes);
+
+    const index = gate();
+    s = await startServer({ dataDir, build: { startGates: { index: index.held } } });
+    key = await s.login();
+    index.open();
+    // The load itself no longer reads the whole file: it opens as it was saved.
+    await s.adam.services.index.ready;
+    const report = await s.adam.reconciled;
+    expect(report).toMatchObject({ reindexed: ids.length, total_index: ids.length });
+    const health = (await s.api('/api/v1/health')).body.components.index;
+    expect(health.status).toBe('degraded');
+    expect(health.error).toMatch(/index-\d+\.usearch does not match its sha256 checksum/);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('damaged-'))).toHaveLength(1);
+    const r = await s.api('/api/v1/snippets/search', {
+      method: 'POST',
+      key,
+      body: { query: 'SQL transactions', k: 1 },
+    });
+    expect(r.status).toBe(200);
+    expect(ids).toContain(r.body.results[0].id);
+  });
+});
