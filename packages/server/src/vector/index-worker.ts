@@ -3,7 +3,6 @@
  * synchronous native code — a save of 1M vectors takes seconds — so they run here, one message
  * at a time in arrival order, and the server's event loop never waits on them.
  */
-import { withLowerPriority } from '../lib/thread-priority.js';
 import { checkSaved, type SavedIndexVerifier } from './index-files.js';
 import { VectorIndex, type IndexOptions } from './vector-index.js';
 
@@ -18,9 +17,6 @@ export type IndexRequest =
   | { op: 'save' };
 
 export type IndexReply = { ok: true; value: unknown } | { ok: false; error: string };
-
-/** Nice steps a save runs below the server's priority (searches queue behind it either way). */
-const SAVE_NICE = 10;
 
 let index: VectorIndex | null = null;
 /** The loaded generation's checksums, hashed a step per 'verify' call (between searches). */
@@ -69,8 +65,7 @@ function handle(req: IndexRequest): unknown {
       index.clear();
       return null;
     case 'save':
-      // Seconds of CPU at 1M (writing, hashing): a save yields a shared CPU to the event loop.
-      return withLowerPriority(SAVE_NICE, () => index!.save());
+      return index.save();
   }
 }
 
