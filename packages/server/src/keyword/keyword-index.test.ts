@@ -93,6 +93,49 @@ describe('the keyword index', () => {
     }
   });
 
+  it('answers the exact top k among the accepted ids only (a filter), base and mutable parts', () => {
+    const { docs, query, text, rand } = corpus(11, 3_000);
+    const index = KeywordIndex.build(rows(docs));
+    // Some changes pending in the mutable part and the deletion bitmap.
+    let nextId = Math.max(...docs.keys()) + 1;
+    for (let i = 0; i < 200; i++) {
+      const t = text();
+      index.add(nextId, t);
+      docs.set(nextId++, t);
+    }
+    for (const id of [...docs.keys()].filter((_, i) => i % 17 === 0)) {
+      index.remove(id, docs.get(id)!);
+      docs.delete(id);
+    }
+    const ids = [...docs.keys()];
+    const sets = [
+      new Set(ids.filter((id) => id % 3 === 0)),
+      new Set(ids.filter(() => rand() < 0.01)),
+      new Set(ids.filter((id) => id > nextId - 150)),
+      new Set<number>(),
+    ];
+    for (const accepted of sets) {
+      const full = model(docs);
+      for (let q = 0; q < 60; q++) {
+        const qq = query();
+        const k = [1, 10, 50][q % 3]!;
+        // bm25's statistics stay the whole collection's: only the candidates are filtered.
+        const want = exhaustive(full, qq, Number.MAX_SAFE_INTEGER)
+          .filter((h) => accepted.has(h.id))
+          .slice(0, k);
+        const asked: number[] = [];
+        const got = index.search(qq, k, {
+          accept: (id) => {
+            asked.push(id);
+            return accepted.has(id);
+          },
+        });
+        expect(got, JSON.stringify(qq)).toEqual(want);
+        expect(new Set(asked).size).toBe(asked.length);
+      }
+    }
+  });
+
   it('skips most postings on a common-word query (it stops early)', () => {
     const { docs } = corpus(4, 20_000);
     const index = KeywordIndex.build(rows(docs));

@@ -36,6 +36,15 @@ export interface KeywordHit {
   score: number;
 }
 
+export interface KeywordSearchOptions {
+  /**
+   * Only documents this accepts are ranked (a filtered search or listing): the answer is the
+   * exact top k among them. Called at most once per candidate document, never for one whose
+   * bounds already rule it out.
+   */
+  accept?: (id: number) => boolean;
+}
+
 export interface KeywordStats {
   docs: number;
   terms: number;
@@ -99,6 +108,7 @@ interface Query {
   avgdl: number;
   contrib: Float64Array;
   top: TopK;
+  accept: ((id: number) => boolean) | undefined;
 }
 
 /** The score as FTS5 adds it up: phrase by phrase, in the query's order. */
@@ -396,7 +406,7 @@ export class KeywordIndex {
   }
 
   /** The best `k` documents for `query`, best first (score desc, then id desc). */
-  search(query: KeywordQuery, k: number): KeywordHit[] {
+  search(query: KeywordQuery, k: number, options: KeywordSearchOptions = {}): KeywordHit[] {
     if (k <= 0 || this.liveDocs === 0) return [];
     // Unique terms get a slot; a phrase with no term, or an unknown term, matches nothing.
     const slotOf = new Map<number, number>();
@@ -429,6 +439,7 @@ export class KeywordIndex {
       avgdl: this.totalTokens / this.liveDocs,
       contrib: new Float64Array(terms.length),
       top: new TopK(k),
+      accept: options.accept,
     };
     this.scoredInLastSearch = 0;
     this.searchMutable(query.mode, q);
@@ -575,6 +586,7 @@ export class KeywordIndex {
     }
     for (const [d, c] of perDoc) {
       if (mode === 'all' && c.includes(-1)) continue;
+      if (q.accept && !q.accept(this.mutIds[d]!)) continue;
       for (let s = 0; s < c.length; s++) q.contrib[s] = Math.max(0, c[s]!);
       q.top.offer(phraseSum(q), this.mutIds[d]!);
     }
@@ -636,7 +648,7 @@ export class KeywordIndex {
     const cs = this.cursors(q).sort((x, y) => x.ub - y.ub);
     const m = cs.length;
     if (m === 0) return;
-    const { avgdl, contrib, top } = q;
+    const { avgdl, contrib, top, accept } = q;
     // prefix[i]: the bounds of cursors 0..i-1 added up.
     const prefix = new Float64Array(m + 1);
     for (let i = 0; i < m; i++) prefix[i + 1] = prefix[i]! + cs[i]!.ub;
@@ -702,6 +714,13 @@ export class KeywordIndex {
         for (let i = firstEssential; i < m; i++) this.advance(cs[i]!, upTo + 1);
         continue;
       }
+      if (deleted[doc] || (accept !== undefined && !accept(ids[doc]!))) {
+        for (let i = firstEssential; i < m; i++) {
+          const c = cs[i]!;
+          if (c.pos < c.end && postDocs[c.pos]! === doc) this.next(c);
+        }
+        continue;
+      }
       contrib.fill(0);
       this.scoredInLastSearch++;
       let score = 0;
@@ -714,7 +733,6 @@ export class KeywordIndex {
           this.next(c);
         }
       }
-      if (deleted[doc]) continue;
       let i = firstEssential - 1;
       for (; i >= 0; i--) {
         if ((score + prefix[i + 1]!) * SLACK < theta) break;
@@ -749,6 +767,7 @@ export class KeywordIndex {
         if (c.pos >= c.end) return;
         if (b.postDocs[c.pos]! !== doc) continue outer;
       }
+      if (q.accept && !q.accept(b.ids[doc]!)) continue;
       for (const c of cs)
         contrib[c.slot] = bm25Term(c.idf, b.postTf[c.pos]!, b.lengths[doc]!, avgdl);
       top.offer(phraseSum(q), b.ids[doc]!);
