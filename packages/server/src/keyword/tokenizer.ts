@@ -291,6 +291,29 @@ function byteString(b: Uint8Array, n: number): string {
 }
 
 /**
+ * ASCII tokens as written (case kept) → their term. Stemming is a pure function of the token, and
+ * a snippet store has a few tens of thousands of distinct spellings, so nearly every token is a
+ * hit: one hash lookup instead of folding, Porter and building the byte string. Bounded (cleared
+ * when full) so hostile text cannot grow it.
+ */
+const asciiTerms = new Map<string, string>();
+const ASCII_CACHE_MAX = 200_000;
+
+function asciiTerm(token: string): string {
+  const n = token.length;
+  if (n + 4 > buf.length) buf = grow(buf);
+  for (let k = 0; k < n; k++) {
+    const c = token.charCodeAt(k);
+    buf[k] = c >= 65 && c <= 90 ? c + 32 : c;
+  }
+  const stemmed = n >= 3 ? porter(buf, n) : n;
+  const term = byteString(buf, stemmed);
+  if (asciiTerms.size >= ASCII_CACHE_MAX) asciiTerms.clear();
+  asciiTerms.set(token, term);
+  return term;
+}
+
+/**
  * Calls `emit` with each term of `text`, in order, as FTS5's tokenizer would produce it.
  */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
@@ -302,6 +325,19 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
     if (!isTokenChar(c)) {
       i += c > 0xffff ? 2 : 1;
       continue;
+    }
+    // Fast path: a token of ASCII letters and digits ended by an ASCII character or the end (a
+    // non-ASCII one may be a letter or a diacritic continuing it: the full path below decides).
+    if (c < 128) {
+      let j = i + 1;
+      let d = 0;
+      while (j < len && (d = text.charCodeAt(j)) < 128 && category[d] === 1) j++;
+      if ((j === len || d < 128) && j - i <= PORTER_MAX) {
+        const token = text.slice(i, j);
+        emit(asciiTerms.get(token) ?? asciiTerm(token));
+        i = j;
+        continue;
+      }
     }
     // A token: fold each character into UTF-8 bytes.
     let n = 0;
