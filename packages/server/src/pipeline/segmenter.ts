@@ -8,7 +8,6 @@ import {
   dot,
   embedBatched,
   type EmbedFn,
-  tailAtWordBoundary,
   wordCount,
 } from './text.js';
 
@@ -31,7 +30,7 @@ export interface SegmentationStats {
 /** A candidate segment: `text` is what would be stored, `overlap` + ' ' + body. */
 export interface Candidate {
   text: string;
-  /** The tail of the previous segment carried into this one ('' for the first). */
+  /** Whole sentences from right before the segment carried into it ('' for none). */
   overlap: string;
   /** The segment's own sentences (pieces of over-long sentences count as sentences). */
   sentences: string[];
@@ -130,7 +129,7 @@ function assessAll(candidates: Candidate[], opts: Assessing): AssessedCandidate[
 
 /**
  * Quality is scored on the segment's own sentences: the overlap is context borrowed from the
- * previous segment and usually starts mid-sentence. The limits apply to the stored text. The
+ * sentences before it. The limits apply to the stored text. The
  * language confidence is the whole text's.
  */
 function assess(c: Candidate, opts: Assessing): AssessedCandidate {
@@ -181,36 +180,46 @@ interface Unit {
   paragraph: number;
   /** Its paragraph is a list or menu: mostly lines without end punctuation. */
   listLike: boolean;
+  /** A whole sentence, not a piece of one longer than the limits: only these may be overlap. */
+  whole: boolean;
   chars: number;
   tokens: number;
   words: number;
 }
 
 /**
- * Sentences of every paragraph; a sentence that cannot fit a segment next to a full overlap
- * is cut at word boundaries.
+ * Sentences of every paragraph; only a sentence longer than the segment limits is cut, at word
+ * boundaries (its pieces are not whole sentences).
  */
 function unitsOf(text: string, language: string, limits: Limits): Unit[] {
-  const pieceChars = limits.overlap > 0 ? limits.maxChars - limits.overlap - 1 : limits.maxChars;
   const units: Unit[] = [];
   splitParagraphs(text).forEach((p, paragraph) => {
     const sentences = splitSentences(p, language);
     const open = sentences.filter((s) => !/[.!?…。！？]["”’'»)\]]*$/u.test(s)).length;
     const listLike = sentences.length >= 2 && open > sentences.length / 2;
-    for (const sentence of sentences) {
-      for (const piece of cutAtWordBoundaries(sentence, pieceChars, limits.maxTokens)) {
-        units.push(unit(piece, paragraph, listLike));
-      }
-    }
+    for (const sentence of sentences) pushSentence(units, sentence, paragraph, listLike, limits);
   });
   return units;
 }
 
-function unit(text: string, paragraph: number, listLike = false): Unit {
+function pushSentence(
+  units: Unit[],
+  sentence: string,
+  paragraph: number,
+  listLike: boolean,
+  limits: Limits,
+): void {
+  const pieces = cutAtWordBoundaries(sentence, limits.maxChars, limits.maxTokens);
+  const whole = pieces.length === 1;
+  for (const piece of pieces) units.push(unit(piece, paragraph, listLike, whole));
+}
+
+function unit(text: string, paragraph: number, listLike: boolean, whole: boolean): Unit {
   return {
     text,
     paragraph,
     listLike,
+    whole,
     chars: text.length,
     tokens: countTokens(text),
     words: wordCount(text),
@@ -218,34 +227,35 @@ function unit(text: string, paragraph: number, listLike = false): Unit {
 }
 
 /**
- * The overlap for a segment starting at unit i: the tail of the text before it. A menu or list
- * paragraph lends nothing to the paragraph after it: its tail would be noise there.
+ * The sentences that may be carried into a segment starting at unit i, nearest first: whole
+ * sentences right before it whose joined length stays within the overlap budget. A sentence
+ * that does not fit ends the run (no sentence fits: no overlap), and so does a piece of an
+ * over-long sentence. A menu or list paragraph lends nothing to the paragraph after it: its
+ * lines would be noise there.
  */
-function overlapBefore(units: Unit[], i: number, limits: Limits): string {
-  if (i === 0 || limits.overlap === 0) return '';
+function overlapBefore(units: Unit[], i: number, limits: Limits): Unit[] {
+  const out: Unit[] = [];
+  if (limits.overlap === 0) return out;
   const paragraph = units[i]?.paragraph;
-  let tail = '';
-  for (let k = i - 1; k >= 0 && tail.length < limits.overlap + 1; k--) {
+  let chars = -1;
+  for (let k = i - 1; k >= 0; k--) {
     const u = units[k];
-    if (!u || (u.listLike && u.paragraph !== paragraph)) break;
-    tail = tail ? `${u.text} ${tail}` : u.text;
+    if (!u || !u.whole || (u.listLike && u.paragraph !== paragraph)) break;
+    if (chars + 1 + u.chars > limits.overlap) break;
+    chars += 1 + u.chars;
+    out.push(u);
   }
-  return tailAtWordBoundary(tail, limits.overlap);
+  return out;
 }
 
-/** Joins overlap and body, dropping leading overlap words until the result fits the limits. */
-function build(overlap: string, body: Unit[], limits: Limits): Candidate {
+/** The stored text: overlap sentences (in text order) then the segment's own sentences. */
+function build(overlap: Unit[], body: Unit[]): Candidate {
   const sentences = body.map((u) => u.text);
   const bodyText = sentences.join(' ');
-  let ov = overlap;
-  const fits = (o: string) => {
-    const t = o ? `${o} ${bodyText}` : bodyText;
-    return t.length <= limits.maxChars && countTokens(t) <= limits.maxTokens;
-  };
-  while (ov && !fits(ov)) {
-    const sp = ov.indexOf(' ');
-    ov = sp < 0 ? '' : ov.slice(sp + 1);
-  }
+  const ov = overlap
+    .map((u) => u.text)
+    .reverse()
+    .join(' ');
   return { text: ov ? `${ov} ${bodyText}` : bodyText, overlap: ov, sentences };
 }
 
@@ -254,13 +264,14 @@ class Spans {
   private readonly tokens: number[] = [0];
   private readonly words: number[] = [0];
   private readonly lists: number[] = [0];
-  private readonly overlaps: string[];
-  private readonly overlapTokens: number[];
-  private readonly overlapWords: number[];
+  /** Each unit's overlap candidates, nearest first (see overlapBefore). */
+  private readonly overlaps: Unit[][];
 
   constructor(
     readonly units: Unit[],
     readonly limits: Limits,
+    /** Packing windows: paragraphs, lists and segment_max_sentences do not count. */
+    private readonly windows = false,
   ) {
     for (const u of units) {
       this.chars.push((this.chars.at(-1) ?? 0) + u.chars);
@@ -269,12 +280,25 @@ class Spans {
       this.lists.push((this.lists.at(-1) ?? 0) + (u.listLike ? 1 : 0));
     }
     this.overlaps = units.map((_, i) => overlapBefore(units, i, limits));
-    this.overlapTokens = this.overlaps.map(countTokens);
-    this.overlapWords = this.overlaps.map(wordCount);
   }
 
-  overlap(i: number): string {
-    return this.overlaps[i] ?? '';
+  /**
+   * The overlap of [i, j): as many of the nearest sentences before i as fit the budget and,
+   * with the body, segment_max_length and segment_max_tokens. Whole sentences are dropped
+   * from the far end, never cut.
+   */
+  overlap(i: number, j: number): Unit[] {
+    const all = this.overlaps[i] ?? [];
+    let chars = this.bodyChars(i, j);
+    let tokens = (this.tokens[j] ?? 0) - (this.tokens[i] ?? 0);
+    let n = 0;
+    for (const u of all) {
+      chars += u.chars + 1;
+      tokens += u.tokens;
+      if (chars > this.limits.maxChars || tokens > this.limits.maxTokens) break;
+      n++;
+    }
+    return n === all.length ? all : all.slice(0, n);
   }
 
   /** Characters of units [i, j) joined by spaces, without overlap. */
@@ -283,30 +307,34 @@ class Spans {
   }
 
   /**
-   * Would [i, j) with its overlap respect the maxima? A single unit always may. A menu or list
-   * paragraph is never joined to another paragraph: it would drag noise into good prose.
+   * Would [i, j) respect the maxima (the overlap gives way to the body)? A single unit always
+   * may. A menu or list paragraph is never joined to another paragraph: it would drag noise
+   * into good prose.
    */
   fits(i: number, j: number): boolean {
     if (j - i === 1) return true;
-    if (j - i > this.limits.maxSentences) return false;
-    const crosses = this.units[i]?.paragraph !== this.units[j - 1]?.paragraph;
-    if (crosses && (this.lists[j] ?? 0) > (this.lists[i] ?? 0)) return false;
-    const ov = this.overlap(i).length;
-    const chars = this.bodyChars(i, j) + (ov ? ov + 1 : 0);
-    const tokens = (this.tokens[j] ?? 0) - (this.tokens[i] ?? 0) + (this.overlapTokens[i] ?? 0);
-    return chars <= this.limits.maxChars && tokens <= this.limits.maxTokens;
+    if (!this.windows) {
+      if (j - i > this.limits.maxSentences) return false;
+      const crosses = this.units[i]?.paragraph !== this.units[j - 1]?.paragraph;
+      if (crosses && (this.lists[j] ?? 0) > (this.lists[i] ?? 0)) return false;
+    }
+    const tokens = (this.tokens[j] ?? 0) - (this.tokens[i] ?? 0);
+    return this.bodyChars(i, j) <= this.limits.maxChars && tokens <= this.limits.maxTokens;
   }
 
   /** Does [i, j) with its overlap reach the minima? */
   viable(i: number, j: number): boolean {
-    const ov = this.overlap(i).length;
-    const chars = this.bodyChars(i, j) + (ov ? ov + 1 : 0);
-    const words = (this.words[j] ?? 0) - (this.words[i] ?? 0) + (this.overlapWords[i] ?? 0);
+    let chars = this.bodyChars(i, j);
+    let words = (this.words[j] ?? 0) - (this.words[i] ?? 0);
+    for (const u of this.overlap(i, j)) {
+      chars += u.chars + 1;
+      words += u.words;
+    }
     return chars >= this.limits.minChars && words >= this.limits.minWords;
   }
 
   build(i: number, j: number): Candidate {
-    return build(this.overlap(i), this.units.slice(i, j), this.limits);
+    return build(this.overlap(i, j), this.units.slice(i, j));
   }
 }
 
@@ -444,23 +472,30 @@ export function regexCandidates(
   return out;
 }
 
-/** Last resort: windows of segment_max_length characters (overlap included) at word boundaries. */
+/**
+ * Last resort: windows of up to segment_max_length characters (overlap included) packed with
+ * whole sentences, whatever the paragraphs, lists and segment_max_sentences; a sentence longer
+ * than the limits is cut at word boundaries.
+ */
 export function fallbackCandidates(
   text: string,
   language: string,
   settings: ProcessingSettings,
 ): Candidate[] {
   const limits = limitsOf(settings);
-  const pieceChars = limits.overlap > 0 ? limits.maxChars - limits.overlap - 1 : limits.maxChars;
-  const units = cutAtWordBoundaries(
-    text.replace(/\s+/g, ' ').trim(),
-    pieceChars,
-    limits.maxTokens,
-  ).map((p) => unit(p, 0));
-  const spans = new Spans(units, limits);
-  // A window is not a sentence: quality needs the sentences inside it.
-  return units.map((_, i) => {
-    const c = spans.build(i, i + 1);
-    return { ...c, sentences: c.sentences.flatMap((w) => splitSentences(w, language)) };
-  });
+  const units: Unit[] = [];
+  for (const sentence of splitSentences(text, language)) {
+    pushSentence(units, sentence, 0, false, limits);
+  }
+  const spans = new Spans(units, limits, true);
+  const out: Candidate[] = [];
+  let start = 0;
+  for (let j = 1; j < units.length; j++) {
+    if (!spans.fits(start, j + 1)) {
+      out.push(spans.build(start, j));
+      start = j;
+    }
+  }
+  if (units.length > start) out.push(spans.build(start, units.length));
+  return out;
 }

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countTokens,
-  cutAtWordBoundaries,
-  embedBatched,
-  fold,
-  tailAtWordBoundary,
-  wordCount,
-} from './text.js';
+import { countTokens, cutAtWordBoundaries, embedBatched, fold, wordCount } from './text.js';
 
 describe('text helpers', () => {
   it('counts words as a reader does and tokens as words plus punctuation', () => {
@@ -19,14 +12,6 @@ describe('text helpers', () => {
 
   it('folds case, accents and ß', () => {
     expect(fold('Élève Straße ÇA')).toBe('eleve strasse ca');
-  });
-
-  it('takes a tail that starts at a word boundary', () => {
-    expect(tailAtWordBoundary('The quick brown fox jumps', 11)).toBe('fox jumps');
-    expect(tailAtWordBoundary('The quick brown fox jumps', 9)).toBe('fox jumps');
-    expect(tailAtWordBoundary('The quick brown fox jumps', 8)).toBe('jumps');
-    expect(tailAtWordBoundary('short', 50)).toBe('short');
-    expect(tailAtWordBoundary('anything', 0)).toBe('');
   });
 
   it('cuts at word boundaries, and inside a word only when it is longer than the limit', () => {

@@ -84,22 +84,6 @@ export async function embedBatched(
 }
 
 /**
- * The tail of `text` of at most `maxChars` characters that starts at a word boundary: the
- * overlap carried into the next segment never begins with half a word.
- */
-export function tailAtWordBoundary(text: string, maxChars: number): string {
-  const t = text.trim();
-  if (maxChars <= 0 || t.length === 0) return '';
-  if (t.length <= maxChars) return t;
-  const start = t.length - maxChars;
-  // Starting exactly at a word start is fine; otherwise skip to the next whitespace.
-  if (/\s/.test(t[start - 1] ?? '')) return t.slice(start).trim();
-  const rest = t.slice(start);
-  const ws = rest.search(/\s/);
-  return ws < 0 ? '' : rest.slice(ws).trim();
-}
-
-/**
  * Cuts text into pieces of at most maxChars characters (and maxTokens tokens) at word
  * boundaries; a single word longer than the limit is cut inside the word.
  */
