@@ -16,3 +16,8 @@ export function bm25Idf(rows: number, hits: number): number {
 export function bm25Term(idf: number, tf: number, length: number, avgdl: number): number {
   return idf * ((tf * (BM25_K1 + 1.0)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgdl)));
 }
+
+/** bm25Term without its idf: idf · bm25Tf(…) is bm25Term(idf, …) to the bit (same operations). */
+export function bm25Tf(tf: number, length: number, avgdl: number): number {
+  return (tf * (BM25_K1 + 1.0)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgdl));
+}

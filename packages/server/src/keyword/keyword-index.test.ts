@@ -136,6 +136,29 @@ describe('the keyword index', () => {
     }
   });
 
+  it('keeps its block bounds valid when the average length grows past the one they were computed at', () => {
+    const { docs, query, text } = corpus(12, 3_000);
+    const index = KeywordIndex.build(rows(docs));
+    // Long documents in the mutable part and short base documents deleted: avgdl rises ~3×,
+    // and every base document's bm25 with it, above the blocks' impacts at the build's avgdl.
+    let nextId = Math.max(...docs.keys()) + 1;
+    for (let i = 0; i < 1_500; i++) {
+      const t = `${text()} ${text()} ${text()} ${text()} ${text()} ${text()}`;
+      index.add(nextId, t);
+      docs.set(nextId++, t);
+    }
+    for (const [id, t] of [...docs].filter(([id, t]) => id < 9_000 && terms(t).length < 30)) {
+      index.remove(id, t);
+      docs.delete(id);
+    }
+    const m = model(docs);
+    for (let q = 0; q < 150; q++) {
+      const qq = query();
+      const k = [1, 5, 10, 50][q % 4]!;
+      expect(index.search(qq, k), JSON.stringify(qq)).toEqual(exhaustive(m, qq, k));
+    }
+  });
+
   it('skips most postings on a common-word query (it stops early)', () => {
     const { docs } = corpus(4, 20_000);
     const index = KeywordIndex.build(rows(docs));

@@ -20,7 +20,7 @@
  * when the mutable part passes MERGE_AT documents.
  */
 import { forEachTerm } from './tokenizer.js';
-import { bm25Idf, bm25Term } from './bm25.js';
+import { bm25Idf, bm25Term, bm25Tf } from './bm25.js';
 import type { KeywordMode, KeywordQuery } from './keyword-query.js';
 
 export const BLOCK = 128;
@@ -67,7 +67,18 @@ export interface BaseSegment {
   blockLast: Uint32Array;
   blockMaxTf: Uint16Array;
   blockMinLen: Uint32Array;
+  /**
+   * Per block, the largest bm25Tf of its documents at `impactAvgdl` (rounded up): the exact
+   * block bound (idf × this) while the collection's average length is that; when it grows by a
+   * factor r, every bm25Tf grows by at most r, so idf × this × r still bounds the block.
+   * Derived from the arrays above (not saved: recomputed at load).
+   */
+  blockImpact: Float32Array;
+  impactAvgdl: number;
 }
+
+/** The saved part of a base segment (keyword-store.ts). */
+export type StoredBaseSegment = Omit<BaseSegment, 'blockImpact' | 'impactAvgdl'>;
 
 export class KeywordIndexError extends Error {}
 
@@ -108,6 +119,8 @@ interface Query {
   avgdl: number;
   contrib: Float64Array;
   top: TopK;
+  /** max(1, avgdl / the base's impactAvgdl): what the blocks' impacts are multiplied by. */
+  impactScale: number;
   accept: ((id: number) => boolean) | undefined;
 }
 
@@ -279,8 +292,8 @@ export class KeywordIndex {
   }
 
   /** An index from a saved base segment (keyword-store.ts). */
-  static fromBase(base: BaseSegment, terms: readonly string[]): KeywordIndex {
-    return new KeywordIndex(base, terms);
+  static fromBase(base: StoredBaseSegment, terms: readonly string[]): KeywordIndex {
+    return new KeywordIndex(withImpacts(base), terms);
   }
 
   /** The base segment and its terms, after folding in every change (for saving). */
@@ -393,6 +406,7 @@ export class KeywordIndex {
       b.blockLast.byteLength +
       b.blockMaxTf.byteLength +
       b.blockMinLen.byteLength +
+      b.blockImpact.byteLength +
       this.baseDeleted.byteLength +
       this.df.byteLength;
     return {
@@ -439,8 +453,10 @@ export class KeywordIndex {
       avgdl: this.totalTokens / this.liveDocs,
       contrib: new Float64Array(terms.length),
       top: new TopK(k),
+      impactScale: 1,
       accept: options.accept,
     };
+    q.impactScale = Math.max(1, q.avgdl / this.base.impactAvgdl);
     this.scoredInLastSearch = 0;
     this.searchMutable(query.mode, q);
     if (query.mode === 'any') this.searchBaseAny(q);
@@ -601,11 +617,10 @@ export class KeywordIndex {
       if (t >= baseTerms || b.postStart[t] === b.postStart[t + 1]) continue;
       const idf = q.idf[slot]!;
       const weight = q.weights[slot]!;
-      let ub = 0;
-      for (let x = b.blockStart[t]!; x < b.blockStart[t + 1]!; x++) {
-        const v = weight * bm25Term(idf, b.blockMaxTf[x]!, b.blockMinLen[x]!, q.avgdl);
-        if (v > ub) ub = v;
-      }
+      let best = 0;
+      for (let x = b.blockStart[t]!; x < b.blockStart[t + 1]!; x++)
+        if (b.blockImpact[x]! > best) best = b.blockImpact[x]!;
+      const ub = weight * idf * best * q.impactScale;
       out.push({
         slot,
         idf,
@@ -648,7 +663,7 @@ export class KeywordIndex {
     const cs = this.cursors(q).sort((x, y) => x.ub - y.ub);
     const m = cs.length;
     if (m === 0) return;
-    const { avgdl, contrib, top, accept } = q;
+    const { avgdl, contrib, top, accept, impactScale } = q;
     // prefix[i]: the bounds of cursors 0..i-1 added up.
     const prefix = new Float64Array(m + 1);
     for (let i = 0; i < m; i++) prefix[i + 1] = prefix[i]! + cs[i]!.ub;
@@ -659,7 +674,7 @@ export class KeywordIndex {
       while (firstEssential < m && prefix[firstEssential + 1]! * SLACK < theta) firstEssential++;
     };
     repartition();
-    const { postDocs, postTf, blockLast, blockMaxTf, blockMinLen, lengths, ids } = b;
+    const { postDocs, postTf, blockLast, blockImpact, lengths, ids } = b;
     const deleted = this.baseDeleted;
     let winEnd = -1;
     let winBound = 0;
@@ -691,7 +706,7 @@ export class KeywordIndex {
           const c = cs[i]!;
           if (c.pos >= c.end) continue;
           if (i >= firstEssential) {
-            bound += c.weight * bm25Term(c.idf, blockMaxTf[c.blk]!, blockMinLen[c.blk]!, avgdl);
+            bound += c.weight * c.idf * blockImpact[c.blk]! * impactScale;
             continue;
           }
           let x = c.shallow > c.blk ? c.shallow : c.blk;
@@ -699,10 +714,9 @@ export class KeywordIndex {
           c.shallow = x;
           let best = 0;
           for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! <= upTo; x++) {
-            const v = bm25Term(c.idf, blockMaxTf[x]!, blockMinLen[x]!, avgdl);
-            if (v > best) best = v;
+            if (blockImpact[x]! > best) best = blockImpact[x]!;
           }
-          bound += c.weight * best;
+          bound += c.weight * c.idf * best * impactScale;
         }
         winEnd = upTo;
         winBound = bound;
@@ -825,7 +839,7 @@ export function withBlocks(
       blockMinLen[x] = minLen;
     }
   }
-  return {
+  return withImpacts({
     ids,
     lengths,
     postStart,
@@ -835,5 +849,32 @@ export function withBlocks(
     blockLast,
     blockMaxTf,
     blockMinLen,
-  };
+  });
+}
+
+/** Float32 above or at `v` (the impacts are upper bounds). */
+const F32_UP = 1 + 1e-6;
+
+/** A base segment with its blocks' impacts computed (one pass over the postings). */
+function withImpacts(s: StoredBaseSegment): BaseSegment {
+  const { lengths, postStart, postDocs, postTf, blockStart } = s;
+  let total = 0;
+  for (let d = 0; d < lengths.length; d++) total += lengths[d]!;
+  const avgdl = lengths.length > 0 && total > 0 ? total / lengths.length : 1;
+  const T = postStart.length - 1;
+  const blockImpact = new Float32Array(blockStart[T] ?? 0);
+  for (let t = 0; t < T; t++) {
+    const end = postStart[t + 1]!;
+    let x = blockStart[t]!;
+    for (let p = postStart[t]!; p < end; p += BLOCK, x++) {
+      const stop = Math.min(p + BLOCK, end);
+      let best = 0;
+      for (let q = p; q < stop; q++) {
+        const v = bm25Tf(postTf[q]!, lengths[postDocs[q]!]!, avgdl);
+        if (v > best) best = v;
+      }
+      blockImpact[x] = best * F32_UP;
+    }
+  }
+  return { ...s, blockImpact, impactAvgdl: avgdl };
 }

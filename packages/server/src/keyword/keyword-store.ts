@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { KeywordIndex, type BaseSegment } from './keyword-index.js';
+import { KeywordIndex, type StoredBaseSegment } from './keyword-index.js';
 
 export const KEYWORD_FILE = 'keyword.idx';
 export const KEYWORD_FORMAT = 1;
@@ -29,7 +29,7 @@ export class DamagedKeywordIndex extends Error {
 }
 
 type ArrayKind = 'u8' | 'u16' | 'u32';
-const SECTIONS: [keyof BaseSegment | 'terms' | 'termEnds', ArrayKind][] = [
+const SECTIONS: [keyof StoredBaseSegment | 'terms' | 'termEnds', ArrayKind][] = [
   ['ids', 'u32'],
   ['lengths', 'u32'],
   ['postStart', 'u32'],
@@ -60,7 +60,8 @@ export function saveKeywordIndex(index: KeywordIndex, dir: string): number {
   const termEnds = new Uint32Array(terms.length);
   let end = 0;
   terms.forEach((t, i) => (termEnds[i] = end += t.length));
-  const arrays: Record<string, ArrayBufferView> = { ...base, terms: termBytes, termEnds };
+  const stored: StoredBaseSegment = base;
+  const arrays: Record<string, ArrayBufferView> = { ...stored, terms: termBytes, termEnds };
   const parts = SECTIONS.map(([name]) => {
     const a = arrays[name]!;
     return { name, bytes: new Uint8Array(a.buffer, a.byteOffset, a.byteLength) };
@@ -147,7 +148,7 @@ export function loadKeywordIndex(
   );
   const termEnds = base.termEnds as Uint32Array;
   const T = header.terms;
-  const b = base as unknown as BaseSegment;
+  const b = base as unknown as StoredBaseSegment;
   if (
     termEnds.length !== T ||
     b.postStart.length !== T + 1 ||
