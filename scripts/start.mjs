@@ -29,7 +29,7 @@ const packages = [
   {
     name: '@adam/server',
     dir: 'packages/server',
-    inputs: ['src', 'tsconfig.build.json', 'package.json'],
+    inputs: ['src', 'tsconfig.build.json', 'package.json', 'scripts/bundle.mjs'],
     output: 'dist/main.js',
   },
   {

@@ -9,6 +9,11 @@
  *   tsx --conditions=adam-source bench/startup.bench.ts 1000000 3   # 1M, 3 rounds
  *   tsx --conditions=adam-source bench/startup.bench.ts 0           # the empty dir only
  *   tsx --conditions=adam-source bench/startup.bench.ts 0 3 --main=/tmp/old/packages/server/dist/main.js
+ *   tsx --conditions=adam-source bench/startup.bench.ts 0 3 --data=/tmp/adam-bench-export-1m
+ *
+ * `--data=<dir>`: a data dir made elsewhere (e.g. the 1M export bench's), copied once into a
+ * temporary folder (the server migrates and re-indexes what it opens: the original is left as
+ * it is) and timed to its first 200 only: its "ready" may be a whole re-index away.
  *
  * Build the server first (`npm run build -w @adam/server`): this times what `npm start` runs.
  */
@@ -26,6 +31,8 @@ const rounds = Number(positional[1]) || 3;
 const MAIN =
   process.argv.find((a) => a.startsWith('--main='))?.slice('--main='.length) ??
   path.resolve(import.meta.dirname, '..', 'dist', 'main.js');
+/** `--data=<dir>`: an existing data dir, timed on a copy. */
+const DATA_FROM = process.argv.find((a) => a.startsWith('--data='))?.slice('--data='.length);
 /** Between two probes of /health while waiting: fine enough against seconds. */
 const PROBE_MS = 10;
 /** A start that takes longer is reported as such, not waited for forever. */
@@ -109,14 +116,29 @@ const serverReady = (body: unknown): boolean => {
   return h.components.index?.details?.checksums !== 'verifying';
 };
 
-async function server(dataDir: string): Promise<Start> {
+async function server(dataDir: string, waitReady = true): Promise<Start> {
   const port = await freePort();
-  return timeStart(
+  const r = await timeStart(
     [MAIN],
     { ADAM_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', ADAM_WEB_DIST: '' },
     `http://127.0.0.1:${port}/api/v1/health`,
-    serverReady,
+    waitReady ? serverReady : () => true,
   );
+  return waitReady ? r : { ...r, readyMs: NaN };
+}
+
+/** A copy of `from` (its store, its index folder, its models as links): the server's to change. */
+function copyDataDir(from: string): { dir: string; indexDir: string } {
+  const dir = tempDataDir('adam-bench-startup-data-');
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const src = path.join(from, entry.name);
+    const dst = path.join(dir, entry.name);
+    if (entry.name === 'backups' || entry.name.endsWith('-shm')) continue;
+    if (entry.name === 'models') fs.cpSync(src, dst, { recursive: true, verbatimSymlinks: true });
+    else if (entry.isDirectory()) fs.cpSync(src, dst, { recursive: true });
+    else fs.copyFileSync(src, dst, fs.constants.COPYFILE_FICLONE);
+  }
+  return { dir, indexDir: path.join(dir, 'index') };
 }
 
 async function bare(): Promise<Start> {
@@ -127,14 +149,14 @@ async function bare(): Promise<Start> {
 
 const started = performance.now();
 header(
-  `start-up of ${MAIN}: empty data dir${rows ? ` and ${rows.toLocaleString('en')} snippets` : ''}, ${rounds} round(s)`,
+  `start-up of ${MAIN}: empty data dir${DATA_FROM ? ` and a copy of ${DATA_FROM}` : rows ? ` and ${rows.toLocaleString('en')} snippets` : ''}, ${rounds} round(s)`,
 );
 if (!fs.existsSync(MAIN)) {
   console.error(`${MAIN} is missing: run \`npm run build -w @adam/server\` first`);
   process.exit(1);
 }
 await sharedModel();
-const data = rows > 0 ? await ensureMillion({ rows }) : null;
+const data = DATA_FROM ? copyDataDir(DATA_FROM) : rows > 0 ? await ensureMillion({ rows }) : null;
 if (data) {
   const indexBytes = fs
     .readdirSync(data.indexDir)
@@ -152,12 +174,13 @@ for (let i = 0; i < rounds; i++) {
   } finally {
     removeDir(empty);
   }
-  if (data) results.data!.push(await server(data.dir));
+  if (data) results.data!.push(await server(data.dir, !DATA_FROM));
 }
+if (DATA_FROM && data) removeDir(data.dir);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const bareMs = median(results.bare!.map((r) => r.answersMs));
-const ms = (n: number | null) => (n === null ? '-' : fixed(n, 0));
+const ms = (n: number | null) => (n === null || Number.isNaN(n) ? '-' : fixed(n, 0));
 table(
   [
     'start (median of rounds)',
@@ -173,7 +196,9 @@ table(
         ? 'bare node http server'
         : name === 'empty'
           ? 'ADAM, empty data dir'
-          : `ADAM, ${rows.toLocaleString('en')} snippets`;
+          : DATA_FROM
+            ? `ADAM, ${path.basename(DATA_FROM)} (to first 200)`
+            : `ADAM, ${rows.toLocaleString('en')} snippets`;
     const first = rs.map((r) => r.firstLineMs).filter((x): x is number => x !== null);
     const answers = median(rs.map((r) => r.answersMs));
     const ready = median(rs.map((r) => r.readyMs));
@@ -183,13 +208,15 @@ table(
       ms(answers),
       ms(ready),
       fixed(answers / bareMs, 1),
-      fixed(ready / bareMs, 1),
+      Number.isNaN(ready) ? '-' : fixed(ready / bareMs, 1),
     ];
   }),
 );
 if (data && results.empty!.length) {
   const e = median(results.empty!.map((r) => r.answersMs));
   const d = median(results.data!.map((r) => r.answersMs));
-  console.log(`first 200 with ${rows.toLocaleString('en')} snippets / empty: ${fixed(d / e, 2)}`);
+  console.log(
+    `first 200 with ${DATA_FROM ?? `${rows.toLocaleString('en')} snippets`} / empty: ${fixed(d / e, 2)}`,
+  );
 }
 footer(started);

@@ -1,8 +1,18 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
-import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
+import { startFixtureSite, type FixtureSite } from './fixtures/fixture-site.js';
+import {
+  linkSharedModel,
+  saveText,
+  startServer,
+  tempDir,
+  type ApiResult,
+  type TestServer,
+} from './helpers.js';
+import { serverRoot } from './process-tree.js';
 import { until } from './until.js';
 
 /** A start-up step held until the test lets it go: "starting" is seen without racing the clock. */
@@ -126,4 +136,108 @@ describe('start-up', () => {
     expect(r.status).toBe(200);
     expect(ids).toContain(r.body.results[0].id);
   });
+});
+
+describe('the production bundle (scripts/bundle.mjs: what `npm run build` makes and `npm start` runs)', () => {
+  let out: string;
+  let site: FixtureSite;
+  let child: ChildProcess | undefined;
+  beforeAll(async () => {
+    // Beside dist/, at its depth: the bundle finds the package's files by the same relative paths.
+    out = fs.mkdtempSync(path.join(serverRoot, '.bundle-test-'));
+    execFileSync(process.execPath, ['scripts/bundle.mjs', out], { cwd: serverRoot });
+    site = await startFixtureSite();
+  }, 120_000);
+  afterAll(async () => {
+    if (child?.exitCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    fs.rmSync(out, { recursive: true, force: true });
+    await site?.close();
+  });
+
+  it('answers /health, serves the console, and extracts pages and runs jobs on its threads', async () => {
+    const main = path.join(out, 'main.js');
+    // Shared code comes from a few chunks, not from src's ~300 modules one by one.
+    expect(fs.readFileSync(main, 'utf8')).toMatch(/from "\.\/chunks\//);
+    const dataDir = tempDir();
+    linkSharedModel(dataDir);
+    const web = tempDir('adam-web-');
+    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>ADAM console</title>');
+    child = spawn(process.execPath, [main], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        ADAM_DATA_DIR: dataDir,
+        ADAM_WEB_DIST: web,
+        ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}`,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const port = await until(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1], {
+      timeout: 60_000,
+      what: () => `the bundled server to listen:\n${output}`,
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const api = async (
+      url: string,
+      init: { key?: string; body?: unknown } = {},
+    ): Promise<Omit<ApiResult, 'headers'>> => {
+      const res = await fetch(base + url, {
+        method: init.body === undefined ? 'GET' : 'POST',
+        headers: {
+          ...(init.key && { 'x-api-key': init.key }),
+          ...(init.body !== undefined && { 'content-type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+
+    const first = await api('/api/v1/health');
+    expect(first.status).toBe(200);
+    expect(['starting', 'healthy']).toContain(first.body.status);
+    const ready = await until(
+      async () => {
+        const h = (await api('/api/v1/health')).body as { status: string };
+        return h.status !== 'starting' && h;
+      },
+      { timeout: 60_000 },
+    );
+    expect(ready.status).toBe('healthy');
+
+    const page = await fetch(`${base}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>ADAM console</title>');
+
+    const login = await api('/api/v1/auth/login', {
+      body: { email: 'admin@example.com', password: 'admin' },
+    });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const key = login.body.api_key as string;
+    // Extraction (linkedom and readability, loaded at their first use) on an engine thread.
+    const fetched = await api('/api/v1/playground/fetch-url', {
+      key,
+      body: { url: `${site.url}/articles/honeybees` },
+    });
+    expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
+    expect(fetched.body.content).toMatch(/bee/i);
+    // A job end to end: segmented and embedded on the engine's threads, saved, indexed, found.
+    const saved = await api('/api/v1/playground/save-segments', {
+      key,
+      body: { title: 'databases', language: 'en', text: ARTICLES.databases, wait: true },
+    });
+    expect(saved.body.status).toBe('completed');
+    const found = await api('/api/v1/snippets/search', {
+      key,
+      body: { query: 'SQL transactions', k: 1, mode: 'vector' },
+    });
+    expect(found.status).toBe(200);
+    expect(saved.body.snippet_ids).toContain(found.body.results[0].id);
+  }, 180_000);
 });

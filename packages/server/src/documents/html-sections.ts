@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '../scraping/lazy-dom.js';
 import { toText } from '../scraping/extract.js';
 import { isFetchError } from '../scraping/fetch-error.js';
 import { assertMarkupBounded, MARKUP_LIMITS } from '../scraping/markup-bounds.js';

