@@ -394,6 +394,17 @@ export class KeywordIndex {
       : b.postStart[t + 1]! - b.postStart[t]!;
   }
 
+  /** Terms (byte strings) with `min`..`max` postings in the base segment (benches: rare words). */
+  termsWithPostings(min: number, max: number): string[] {
+    const b = this.base;
+    const out: string[] = [];
+    for (let t = 0; t < b.postStart.length - 1; t++) {
+      const n = b.postStart[t + 1]! - b.postStart[t]!;
+      if (n >= min && n <= max) out.push(this.termList[t]!);
+    }
+    return out;
+  }
+
   stats(): KeywordStats {
     const b = this.base;
     const bytes =
