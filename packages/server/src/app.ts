@@ -466,6 +466,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // Started last, once every route exists: the index catches up in the background.
   const reconciled = core.reconcileIndex();
+  // The keyword engine loads (or builds) on its thread; FTS5 answers searches until it is ready.
+  const keyword = core.services.keyword;
+  void keyword.open();
+  backups.holdDuringRestore({
+    what: 'keyword index',
+    pause: () => keyword.pause(),
+    resume: (r) => keyword.resume(r),
+  });
+  health.register('keyword_index', () => keyword.health());
   const { started: queueStarted } = await startQueue(queue, config.workers, log);
   // Imports a crash cut short and whose job is gone are taken out (a requeued one undoes its own).
   void queueStarted

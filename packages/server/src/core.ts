@@ -10,6 +10,7 @@ import { BackupService } from './services/backup.service.js';
 import { loadActiveSpace, writeActiveSpace } from './services/embedding-switch.service.js';
 import type { ReconcileReport } from '@adam/contracts';
 import { IndexService } from './services/index.service.js';
+import { KeywordService } from './keyword/keyword.service.js';
 import { IngestionService } from './services/ingestion.service.js';
 import { RuleService } from './services/rule.service.js';
 import { SettingsService } from './services/settings.service.js';
@@ -47,6 +48,7 @@ export interface CoreServices {
   ingestion: IngestionService;
   rules: RuleService;
   fetcher: SafeFetcher;
+  keyword: KeywordService;
 }
 
 /**
@@ -143,8 +145,16 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     // crashed server's, which its next start takes back: it must not block a restore.
     busyWith: opts.runsJobs ? () => processingJobs(repos.jobs) : undefined,
   });
+  // The keyword engine: opened by app.ts after listen (FTS5 answers until it is ready).
+  const keyword = new KeywordService({
+    db,
+    snippets: repos.snippets,
+    dataDir: config.dataDir,
+    log,
+  });
   const snippets = new SnippetService({
     snippets: repos.snippets,
+    keyword,
     index,
     embedder: engine,
     bus,
@@ -185,6 +195,7 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
         },
       );
   const close = async () => {
+    await keyword.close();
     await index.close();
     await engine.close();
     await fetcher.close();
@@ -198,7 +209,18 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     log,
     bus,
     repos,
-    services: { settings, auth, engine, index, backups, snippets, ingestion, rules, fetcher },
+    services: {
+      settings,
+      auth,
+      engine,
+      index,
+      backups,
+      snippets,
+      ingestion,
+      rules,
+      fetcher,
+      keyword,
+    },
     startEngine,
     reconcileIndex,
     close,

@@ -20,6 +20,7 @@ import type { z } from 'zod';
 import type { Embedder } from '../embedding/embedder.js';
 import { AppError, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
+import { ftsKeywordSearcher, type KeywordSearcher } from '../keyword/keyword.service.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type {
   SnippetFilter,
@@ -87,6 +88,8 @@ export class SnippetService {
       log: Logger;
       /** The processing setting `search_vector_weight`, read at each search. */
       vectorWeight: () => number;
+      /** The keyword side: the engine when ready, FTS5 otherwise (keyword/keyword.service.ts); FTS5 when absent. */
+      keyword?: KeywordSearcher;
     },
   ) {
     this.deleter = new SnippetDeleter(deps);
@@ -220,7 +223,9 @@ export class SnippetService {
 
     const match = req.mode === 'vector' ? null : ftsMatch(req.query, 'any');
     if (match) {
-      for (const h of this.deps.snippets.keywordSearch(match, depth, rowFilter)) {
+      for (const h of await (
+        this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)
+      ).keywordSearch(match, depth, rowFilter)) {
         const c = candidate(h.id);
         c.keyword = -h.bm25;
         c.foundBy.push('keyword');
@@ -250,7 +255,7 @@ export class SnippetService {
 
     const ranked =
       req.mode === 'hybrid'
-        ? this.fuse(candidates, match, queryVector!, req.k)
+        ? await this.fuse(candidates, match, queryVector!, req.k)
         : [...candidates.values()]
             .map((c) => ({ candidate: c, score: (req.mode === 'vector' ? c.vector : c.keyword)! }))
             .sort((a, b) => b.score - a.score || a.candidate.id - b.candidate.id);
@@ -287,12 +292,12 @@ export class SnippetService {
    * best a bm25 is small — ranking without it moved nDCG@10 by under 0.003 on bench/relevance.
    * Completing can only raise a top-k candidate, so the top k stay the same rows.
    */
-  private fuse(
+  private async fuse(
     candidates: Map<number, SearchCandidate>,
     match: string | null,
     queryVector: Float32Array,
     k: number,
-  ): { candidate: SearchCandidate; score: number }[] {
+  ): Promise<{ candidate: SearchCandidate; score: number }[]> {
     const noVector = [...candidates.values()].filter((c) => c.vector === null).map((c) => c.id);
     if (noVector.length) {
       for (const [id, e] of this.deps.snippets.embeddings(noVector)) {
@@ -311,7 +316,9 @@ export class SnippetService {
       .filter((r) => r.candidate.keyword === null)
       .map((r) => r.candidate.id);
     if (!match || missing.length === 0) return first;
-    for (const [id, bm25] of this.deps.snippets.keywordScores(match, missing))
+    for (const [id, bm25] of await (
+      this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)
+    ).keywordScores(match, missing))
       candidates.get(id)!.keyword = -bm25;
     return fuseScores([...candidates.values()], weight);
   }

@@ -494,4 +494,29 @@ CREATE TABLE IF NOT EXISTS crawl_syncs (
 CREATE INDEX IF NOT EXISTS crawl_syncs_crawl ON crawl_syncs(crawl_id, id);
 `,
   },
+  {
+    id: 20,
+    name: 'keyword_changes',
+    // The keyword engine's change log (keyword/keyword.service.ts): every change of a snippet's
+    // text, with the text the engine indexed (its remove() takes it, as FTS5's 'delete' does)
+    // and the new one. AUTOINCREMENT: a seq is never given twice, even once the log is emptied,
+    // so a saved engine's last seq says which rows it has seen.
+    sql: `
+CREATE TABLE IF NOT EXISTS keyword_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  snippet_id INTEGER NOT NULL,
+  old_text TEXT,
+  new_text TEXT
+);
+CREATE TRIGGER IF NOT EXISTS snippets_keyword_ai AFTER INSERT ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (new.id, NULL, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS snippets_keyword_ad AFTER DELETE ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (old.id, old.text, NULL);
+END;
+CREATE TRIGGER IF NOT EXISTS snippets_keyword_au AFTER UPDATE OF text ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (new.id, old.text, new.text);
+END;
+`,
+  },
 ];
