@@ -1,7 +1,9 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import http from 'node:http';
-import { Agent, type Dispatcher, request as undiciRequest, util as undiciUtil } from 'undici';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { withoutCredentials } from '../lib/url.js';
 import {
   addressRange,
@@ -13,6 +15,12 @@ import {
   type AllowEntry,
 } from './address-policy.js';
 import { FetchError, formatBytes, formatDuration } from './fetch-error.js';
+
+// undici takes ~0.2 s of CPU to load (more on a busy machine): loaded at the first fetch, not
+// while the server starts.
+let undiciModule: typeof Undici | undefined;
+const undici = (): typeof Undici =>
+  (undiciModule ??= createRequire(import.meta.url)('undici') as typeof Undici);
 
 export interface ResolvedAddress {
   address: string;
@@ -512,7 +520,7 @@ export class SafeFetcher {
   }
 }
 
-type UndiciResponse = Awaited<ReturnType<typeof undiciRequest>>;
+type UndiciResponse = Awaited<ReturnType<typeof Undici.request>>;
 
 /** One hop's request, vetted: sent on the agent pinned to its addresses. */
 interface Hop {
@@ -538,14 +546,14 @@ async function sendStreamed(
 ): Promise<Answer & { res: UndiciResponse }> {
   // undici's request, not its fetch: the same socket pool for a third of fetch's CPU (no
   // WHATWG streams or Headers), and it never follows redirects itself.
-  const res = await undiciRequest(hop.url.href, {
+  const res = await undici().request(hop.url.href, {
     dispatcher: hop.onSend ? withSendHook(hop.agent) : hop.agent,
     method: 'GET',
     signal,
     headers: hop.headers,
     // Read by the agent's send hook (undici hands a request's options to its dispatcher).
     ...(hop.onSend && { [SEND_HOOK]: hop.onSend }),
-  } as Parameters<typeof undiciRequest>[1]);
+  } as Parameters<typeof Undici.request>[1]);
   return { statusCode: res.statusCode, headers: res.headers, drop: () => res.body.dump(), res };
 }
 
@@ -598,7 +606,7 @@ function sendBuffered(
       },
       onHeaders(status: number, raw: Buffer[]) {
         statusCode = status;
-        headers = undiciUtil.parseHeaders(raw) as http.IncomingHttpHeaders;
+        headers = undici().util.parseHeaders(raw) as http.IncomingHttpHeaders;
         kept = (status >= 200 && status <= 299) || status === 304;
         const declared = Number(header(headers, 'content-length') ?? NaN);
         if (kept && Number.isFinite(declared) && declared > maxBytes) {
@@ -821,7 +829,7 @@ function pinnedAgent(addresses: ResolvedAddress[], timeoutMs: number): Agent {
       );
     else callback(null, first.address, first.family);
   };
-  return new Agent({
+  return new (undici().Agent)({
     connect: { lookup, timeout: timeoutMs },
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
