@@ -23,14 +23,14 @@ import {
   SnippetSearchRequest,
   SnippetSearchResponse,
 } from '@adam/contracts';
-import type { IndexService } from '../services/index.service.js';
+import type { IndexMeasures } from '../services/index.service.js';
 import type { SnippetService } from '../services/snippet.service.js';
 
 const tags = ['snippets'];
 const e = { 404: ErrorBody, 422: ErrorBody };
 const ExportFile = z.unknown().describe('The file: JSON, JSON Lines or CSV');
 
-export function snippetRoutes(snippets: SnippetService, index: IndexService) {
+export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasures, 'stats'>) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
 

@@ -27,7 +27,7 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { AnalyticsRepository, EmotionSums } from '../store/analytics.repository.js';
 import type { JobRepository } from '../store/job.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';
-import type { IndexService } from './index.service.js';
+import type { IndexMeasures } from './index.service.js';
 
 const HOUR_MS = 3_600_000;
 const PERIOD_MS: Record<Exclude<AnalyticsPeriod, 'all'>, number> = {
@@ -78,7 +78,7 @@ export class AnalyticsService {
       analytics: AnalyticsRepository;
       jobs: JobRepository;
       sources: SourceRepository;
-      index: Pick<IndexService, 'size' | 'diskBytes' | 'cacheHitRate'>;
+      index: Pick<IndexMeasures, 'size' | 'diskBytes' | 'cacheHitRate'>;
       bus: EventBus;
       log: Logger;
       /** Segments stored per second over the last minute. */

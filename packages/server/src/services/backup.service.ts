@@ -34,7 +34,7 @@ import { replaceDataFrom } from '../store/store-swap.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
 import { prepareInstall, readIndexManifest, snapshotIndex } from '../vector/index-files.js';
 import { AutoBackupScheduler } from './backup-scheduler.js';
-import type { IndexService } from './index.service.js';
+import type { IndexUpkeep } from './index.service.js';
 
 const DB_FILE = 'adam.db';
 const MANIFEST = 'manifest.json';
@@ -74,7 +74,7 @@ export interface RestoreParticipant {
 interface BackupServiceDeps {
   db: Db;
   dataDir: string;
-  index: IndexService;
+  index: IndexUpkeep;
   log: Logger;
   bus: EventBus;
   settings: () => GeneralSettings;

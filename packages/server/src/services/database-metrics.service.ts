@@ -12,7 +12,7 @@ import type { Logger } from '../logging.js';
 import { prepared, type Db } from '../store/db.js';
 import type { SnippetStorage, SnippetStorageTask } from '../store/snippet-storage.worker.js';
 import { startPool } from '../vector/recall.js';
-import type { IndexService } from './index.service.js';
+import type { IndexMeasures } from './index.service.js';
 import { freeBytes } from '../lib/free-bytes.js';
 
 const MB = 1024 * 1024;
@@ -48,7 +48,7 @@ export class DatabaseMetricsService {
     private readonly deps: {
       db: Db;
       index: Pick<
-        IndexService,
+        IndexMeasures,
         | 'diskBytes'
         | 'size'
         | 'dimension'

@@ -8,7 +8,7 @@ import type { Logger } from '../logging.js';
 import type { JobRepository } from '../store/job.repository.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import { writeFileAtomic } from '../vector/atomic-file.js';
-import { recoverSpaceSwitch, type IndexService } from './index.service.js';
+import { recoverSpaceSwitch, type SpaceSwitchState } from './index.service.js';
 import type { JobService } from './job.service.js';
 
 /** The active embedding space, chosen by the last switch; absent: the built-in embedder. */
@@ -117,7 +117,7 @@ export class EmbeddingSwitchService {
   constructor(
     private readonly deps: {
       engine: { readonly space: EmbeddingSpace };
-      index: IndexService;
+      index: SpaceSwitchState;
       jobs: JobService;
       jobRows: JobRepository;
       log: Logger;

@@ -6,7 +6,7 @@ import type { AnalyzeResult, Diagnostic } from '../pipeline/index.js';
 import { textHash } from '../pipeline/segment-key.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { NewSnippet, SnippetRepository } from '../store/snippet.repository.js';
-import { vectorToBlob, type IndexService } from './index.service.js';
+import { vectorToBlob, type IndexWrites } from './index.service.js';
 
 interface IngestInput {
   text: string;
@@ -46,7 +46,7 @@ export class IngestionService {
     private readonly deps: {
       engine: Engine;
       snippets: SnippetRepository;
-      index: IndexService;
+      index: Pick<IndexWrites, 'addDeferred' | 'reindexLater'>;
       bus: EventBus;
       log: Logger;
     },

@@ -12,7 +12,12 @@ import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { HealthService } from './health.service.js';
-import { blobToVector, type IndexService } from './index.service.js';
+import {
+  blobToVector,
+  type IndexUpkeep,
+  type IndexWrites,
+  type VectorSearch,
+} from './index.service.js';
 import type { JobService } from './job.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
@@ -27,7 +32,9 @@ export class MaintenanceService {
   constructor(
     private readonly deps: {
       snippets: SnippetRepository;
-      index: IndexService;
+      index: VectorSearch &
+        Pick<IndexUpkeep, 'storage' | 'wantedStorage'> &
+        Pick<IndexWrites, 'removeAndSave'>;
       jobs: JobService;
       health: HealthService;
       bus: EventBus;

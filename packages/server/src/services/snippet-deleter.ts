@@ -1,6 +1,6 @@
 import type { EventBus } from '../lib/event-bus.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
-import type { IndexService } from './index.service.js';
+import type { IndexWrites } from './index.service.js';
 
 /** Ids per store transaction: a worker process writing meanwhile waits on one, not on all. */
 const DELETE_CHUNK = 500;
@@ -16,7 +16,11 @@ interface SnippetsDeleted {
  */
 export class SnippetDeleter {
   constructor(
-    private readonly deps: { snippets: SnippetRepository; index: IndexService; bus: EventBus },
+    private readonly deps: {
+      snippets: SnippetRepository;
+      index: Pick<IndexWrites, 'removeAndSave'>;
+      bus: EventBus;
+    },
   ) {}
 
   delete(ids: readonly number[]): SnippetsDeleted {

@@ -20,7 +20,7 @@ import type { ImportStagingRepository, StagedSnippet } from '../store/import-sta
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import { importLines } from './import-lines.js';
-import { blobToVector, vectorToBlob, type IndexService } from './index.service.js';
+import { blobToVector, vectorToBlob, type IndexWrites } from './index.service.js';
 import { textHash } from '../pipeline/segment-key.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
@@ -83,7 +83,10 @@ export class SnippetImporter {
       snippets: SnippetRepository;
       sources: SourceRepository;
       staging: ImportStagingRepository;
-      index: IndexService;
+      index: Pick<
+        IndexWrites,
+        'addDeferred' | 'dimension' | 'flush' | 'reindexLater' | 'removeAndSave'
+      >;
       engine: Engine;
       settings: () => ProcessingSettings;
       bus: EventBus;
