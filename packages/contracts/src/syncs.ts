@@ -39,6 +39,11 @@ export const SyncCounts = z.object({
   segments_removed: count,
   /** Segments embedded by this sync: the new texts only, never the unchanged ones. */
   reembedded: count,
+  /**
+   * Pages re-cut because their snippets were cut by an older segmentation (their content may be
+   * unchanged): their old snippets replaced, the new ones embedded as for a changed page.
+   */
+  pages_resegmented: count.optional(),
 });
 export type SyncCounts = z.infer<typeof SyncCounts>;
 

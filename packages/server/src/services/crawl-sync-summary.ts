@@ -12,5 +12,7 @@ export function crawlSyncSummary(s: CrawlSync | undefined): string {
     `${s.pages_removed} removed`,
     `${s.pages_failed} failed`,
   ].join(', ');
-  return `pages ${pages}; ${plural(s.reembedded, 'segment')} embedded`;
+  // Pages re-cut by a newer segmentation (counted among the others when their content changed).
+  const recut = s.pages_resegmented ? `, ${s.pages_resegmented} re-segmented` : '';
+  return `pages ${pages}${recut}; ${plural(s.reembedded, 'segment')} embedded`;
 }

@@ -18,7 +18,7 @@ import type { SourceRepository } from '../store/source.repository.js';
 import type { SourceSyncRepository } from '../store/source-sync.repository.js';
 import type { IngestionService } from './ingestion.service.js';
 import type { JobService } from './job.service.js';
-import type { SourceSyncService } from './source-sync.service.js';
+import { type SourceSyncService, validatorsToSend } from './source-sync.service.js';
 import { crawlSyncSummary } from './crawl-sync-summary.js';
 import { nextSyncAfter, normalizeSchedule, type SyncTargets } from './sync-scheduler.js';
 
@@ -57,6 +57,7 @@ const NO_COUNTS: SyncCounts = {
   segments_kept: 0,
   segments_removed: 0,
   reembedded: 0,
+  pages_resegmented: 0,
 };
 const COUNT_KEYS = Object.keys(NO_COUNTS) as (keyof SyncCounts)[];
 
@@ -230,9 +231,7 @@ export class CrawlSyncService implements SyncTargets, CrawlSyncRecorder {
     const pages = rows.map((t) => ({
       source_id: t.source_id,
       url: t.url,
-      etag: t.etag,
-      last_modified: t.last_modified,
-      content_hash: t.content_hash,
+      ...validatorsToSend(t),
       depth: t.depth,
       in_sitemap: t.in_sitemap === 1,
       known: this.deps.sourceSyncRepo
@@ -306,7 +305,7 @@ export class CrawlSyncService implements SyncTargets, CrawlSyncRecorder {
     for (const r of w.results) {
       const { work, in_sitemap } = r.synced!;
       const done = this.deps.sourceSyncs.record(work, w.job, { quiet: true, batched: true });
-      if (done.counts) for (const k of COUNT_KEYS) sum[k] += done.counts[k] ?? 0;
+      if (done.counts) for (const k of COUNT_KEYS) sum[k] = (sum[k] ?? 0) + (done.counts[k] ?? 0);
       if (in_sitemap && done.outcome !== 'pruned') listed.push(work.url);
     }
     this.deps.crawls.addCounts(w.job.id, sum);

@@ -18,6 +18,7 @@ import {
   type SyncWork,
 } from '../jobs/sync-sources.job.js';
 import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
+import { SEGMENTATION_VERSION } from '../pipeline/segmentation-version.js';
 import type { JobRow } from '../store/job.repository.js';
 import type { SnippetRepository } from '../store/snippet.repository.js';
 import type { SourceRepository } from '../store/source.repository.js';
@@ -27,6 +28,22 @@ import { textHash } from '../pipeline/segment-key.js';
 import type { JobService } from './job.service.js';
 import type { SnippetDeleter } from './snippet-deleter.js';
 import { nextSyncAfter, normalizeSchedule, type SyncTargets } from './sync-scheduler.js';
+
+/**
+ * The validators a sync sends for a source: none when its snippets were cut by an older
+ * segmentation, so the page is fetched and analysed again even if unchanged (and re-cut).
+ */
+export function validatorsToSend(t: {
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string | null;
+  segmentation: number;
+}): { etag: string | null; last_modified: string | null; content_hash: string | null } {
+  if (t.segmentation < SEGMENTATION_VERSION) {
+    return { etag: null, last_modified: null, content_hash: null };
+  }
+  return { etag: t.etag, last_modified: t.last_modified, content_hash: t.content_hash };
+}
 
 /** Jobs whose prune counts are remembered for their result (see totals). */
 const PRUNED_JOBS_KEPT = 100;
@@ -43,6 +60,7 @@ const ZERO: SyncCounts = {
   segments_kept: 0,
   segments_removed: 0,
   reembedded: 0,
+  pages_resegmented: 0,
 };
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -139,9 +157,7 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
     const targets = this.deps.syncs.listTargets(free).map((t) => ({
       source_id: t.id,
       url: t.url,
-      etag: t.etag,
-      last_modified: t.last_modified,
-      content_hash: t.content_hash,
+      ...validatorsToSend(t),
       known: this.deps.syncs
         .listSegments(t.url)
         .slice(0, MAX_KNOWN_SEGMENTS)
@@ -207,6 +223,20 @@ export class SourceSyncService implements SourceSyncRecorder, SyncTargets {
       error = 'the page now gives no segment that passes the filters; its old content is kept';
     } else if (work.outcome === 'changed') {
       outcome = this.applyChange(source.id, source.url, work, job.id, counts, at);
+      const cutWith = this.deps.syncs.segmentationOf(source.id);
+      if (cutWith < SEGMENTATION_VERSION) {
+        this.deps.syncs.setSegmentation(source.id, SEGMENTATION_VERSION);
+        counts.pages_resegmented = 1;
+        // Sent without validators to be re-cut: the content itself may be the same.
+        if (work.validators.content_hash === source.content_hash) {
+          counts.pages_changed = 0;
+          counts.pages_unchanged = 0;
+        }
+        this.deps.log.info(
+          { component: 'sync', source_id: source.id, job_id: job.id },
+          `Source ${source.id} re-segmented (its snippets were cut by segmentation ${cutWith}, now ${SEGMENTATION_VERSION}): ${counts.segments_added} added, ${counts.segments_kept} kept, ${counts.segments_removed} removed`,
+        );
+      }
     } else if (work.outcome === 'missing') {
       const missing = this.deps.syncs.markMissing(source.id, at);
       if (missing >= this.deps.pruneAfter) {

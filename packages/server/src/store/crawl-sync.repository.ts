@@ -20,6 +20,8 @@ export interface CrawlPageTargetRow {
   etag: string | null;
   last_modified: string | null;
   content_hash: string | null;
+  /** The segmentation its snippets were cut with (pipeline/segmentation-version.ts). */
+  segmentation: number;
 }
 
 const ACTIVE_JOB =
@@ -38,6 +40,7 @@ const COUNT_COLUMNS = [
   'segments_kept',
   'segments_removed',
   'reembedded',
+  'pages_resegmented',
 ] as const satisfies readonly (keyof SyncCounts)[];
 
 /** Crawls kept fresh (migration 19): their plans, schedules, pages and syncs. */
@@ -165,7 +168,8 @@ export class CrawlSyncRepository {
   listTargets(id: number, jobId: number): CrawlPageTargetRow[] {
     return prepared(
       this.db,
-      `SELECT p.url, p.source_id, p.depth, p.in_sitemap, s.etag, s.last_modified, s.content_hash
+      `SELECT p.url, p.source_id, p.depth, p.in_sitemap, s.etag, s.last_modified, s.content_hash,
+           s.segmentation
          FROM crawl_pages p JOIN sources s ON s.id = p.source_id
          WHERE p.crawl_id = ? AND s.sync_job_id = ? ORDER BY p.depth, p.url`,
     ).all(id, jobId) as CrawlPageTargetRow[];
@@ -175,7 +179,8 @@ export class CrawlSyncRepository {
   listTargetsOf(id: number, sourceIds: readonly number[]): CrawlPageTargetRow[] {
     return prepared(
       this.db,
-      `SELECT p.url, p.source_id, p.depth, p.in_sitemap, s.etag, s.last_modified, s.content_hash
+      `SELECT p.url, p.source_id, p.depth, p.in_sitemap, s.etag, s.last_modified, s.content_hash,
+           s.segmentation
          FROM crawl_pages p JOIN sources s ON s.id = p.source_id
          WHERE p.crawl_id = ? AND p.source_id IN (SELECT value FROM json_each(?))
          ORDER BY p.depth, p.url`,

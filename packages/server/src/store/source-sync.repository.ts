@@ -9,6 +9,8 @@ export interface SyncTargetRow {
   etag: string | null;
   last_modified: string | null;
   content_hash: string | null;
+  /** The segmentation its snippets were cut with (pipeline/segmentation-version.ts). */
+  segmentation: number;
 }
 
 export interface PruneCandidateRow {
@@ -102,7 +104,7 @@ export class SourceSyncRepository {
   listTargets(ids: readonly number[]): SyncTargetRow[] {
     return prepared(
       this.db,
-      `SELECT s.id, s.url, s.etag, s.last_modified, s.content_hash
+      `SELECT s.id, s.url, s.etag, s.last_modified, s.content_hash, s.segmentation
          FROM sources s, json_each(?) w ON w.value = s.id ORDER BY s.id`,
     ).all(JSON.stringify(ids)) as SyncTargetRow[];
   }
@@ -144,6 +146,16 @@ export class SourceSyncRepository {
     ).run({ ...v, id, at });
   }
 
+  /** The segmentation a source's snippets are cut with (pipeline/segmentation-version.ts). */
+  segmentationOf(id: number): number {
+    return (prepared(this.db, 'SELECT segmentation FROM sources WHERE id = ?').pluck().get(id) ??
+      0) as number;
+  }
+
+  setSegmentation(id: number, version: number): void {
+    prepared(this.db, 'UPDATE sources SET segmentation = ? WHERE id = ?').run(version, id);
+  }
+
   setSegmentsCount(id: number, count: number, title: string | null, at: string): void {
     prepared(
       this.db,
@@ -182,11 +194,11 @@ export class SourceSyncRepository {
         this.db,
         `INSERT INTO source_syncs (source_id, job_id, started_at, ended_at, outcome, pages_added,
            pages_changed, pages_unchanged, pages_removed, pages_failed, segments_added,
-           segments_kept, segments_removed, reembedded, error)
+           segments_kept, segments_removed, reembedded, pages_resegmented, error)
          VALUES (@source_id, @job_id, @started_at, @ended_at, @outcome, @pages_added,
            @pages_changed, @pages_unchanged, @pages_removed, @pages_failed, @segments_added,
-           @segments_kept, @segments_removed, @reembedded, @error)`,
-      ).run(s).lastInsertRowid,
+           @segments_kept, @segments_removed, @reembedded, @pages_resegmented, @error)`,
+      ).run({ ...s, pages_resegmented: s.pages_resegmented ?? 0 }).lastInsertRowid,
     );
   }
 
@@ -198,7 +210,8 @@ export class SourceSyncRepository {
            TOTAL(pages_changed) AS pages_changed, TOTAL(pages_unchanged) AS pages_unchanged,
            TOTAL(pages_removed) AS pages_removed, TOTAL(pages_failed) AS pages_failed,
            TOTAL(segments_added) AS segments_added, TOTAL(segments_kept) AS segments_kept,
-           TOTAL(segments_removed) AS segments_removed, TOTAL(reembedded) AS reembedded
+           TOTAL(segments_removed) AS segments_removed, TOTAL(reembedded) AS reembedded,
+           TOTAL(pages_resegmented) AS pages_resegmented
          FROM source_syncs WHERE job_id = ?`,
     ).get(jobId) as Record<string, number>;
     return row;

@@ -519,4 +519,20 @@ CREATE TRIGGER IF NOT EXISTS snippets_keyword_au AFTER UPDATE OF text ON snippet
 END;
 `,
   },
+  {
+    id: 21,
+    name: 'source_segmentation',
+    // The segmentation each source's snippets were cut with (pipeline/segmentation-version.ts):
+    // the existing ones with version 1, a new source with the running version (the trigger; an
+    // upsert of an existing source keeps its version: its old snippets may stay). A sync's
+    // count of the pages it re-cut for that reason.
+    sql: `
+ALTER TABLE sources ADD COLUMN segmentation INTEGER NOT NULL DEFAULT 1;
+CREATE TRIGGER IF NOT EXISTS sources_segmentation_ai AFTER INSERT ON sources BEGIN
+  UPDATE sources SET segmentation = 2 WHERE id = new.id;
+END;
+ALTER TABLE source_syncs ADD COLUMN pages_resegmented INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE crawl_syncs ADD COLUMN pages_resegmented INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];

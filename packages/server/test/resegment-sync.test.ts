@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Job } from '@adam/contracts';
+import { textHash } from '../src/pipeline/segment-key.js';
+import { SEGMENTATION_VERSION } from '../src/pipeline/segmentation-version.js';
+import { generatePage } from './fixtures/fixture-pages.js';
+import { articleHtml, type FreshnessSite } from './fixtures/freshness-site.js';
+import type { TestServer } from './helpers.js';
+import { startFreshnessSetup, type EngineCounter } from './sync-setup.js';
+import { until } from './until.js';
+
+/**
+ * Existing stores migrate to whole-sentence snippets by re-segmenting, not silently: a source
+ * whose snippets were cut by an older segmentation is fetched without validators at its next
+ * sync and re-cut even though its page is unchanged, the sync counts it (pages_resegmented) and
+ * logs it; the sync after that is a plain conditional request again.
+ */
+const own = (n: number) =>
+  [0, 1, 2].flatMap((k) => generatePage(n * 3 + k).body.filter((p) => !p.startsWith('## ')));
+
+describe('re-segmenting on sync', () => {
+  let setup: Awaited<ReturnType<typeof startFreshnessSetup>>;
+  let site: FreshnessSite;
+  let s: TestServer;
+  let counter: EngineCounter;
+
+  const api = (p: string, method = 'GET', body?: unknown) => setup.api(p, method, body);
+  const snippetsOf = (url: string) =>
+    s.adam.db
+      .prepare('SELECT id, text FROM snippets WHERE source_url = ? ORDER BY id')
+      .all(url) as { id: number; text: string }[];
+  const segmentationOf = (id: number) =>
+    s.adam.db.prepare('SELECT segmentation FROM sources WHERE id = ?').pluck().get(id) as number;
+
+  async function ingest(path: string): Promise<number> {
+    const url = `${site.url}${path}`;
+    const r = await api('/sources/process', 'POST', { urls: [url] });
+    expect(r.status).toBe(200);
+    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
+    expect(job.status).toBe('completed');
+    const list = await api(`/sources/list?search=${encodeURIComponent(path)}`);
+    return list.body.sources.find((x: { url: string }) => x.url === url).id as number;
+  }
+
+  async function sync(id: number): Promise<{ job: Job; last: Record<string, unknown> }> {
+    const r = await api(`/sources/${id}/sync`, 'POST');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
+    const h = await api(`/sources/${id}/syncs`);
+    return { job, last: h.status === 200 ? h.body.syncs[0] : {} };
+  }
+
+  beforeAll(async () => {
+    setup = await startFreshnessSetup();
+    ({ site, s, counter } = setup);
+  });
+  afterAll(async () => {
+    await setup?.close();
+  });
+
+  it('re-cuts an unchanged page whose snippets are of an older segmentation, once, and says so', async () => {
+    site.set('/recut', { html: articleHtml('Recut page', own(41)), etag: true });
+    const id = await ingest('/recut');
+    const url = `${site.url}/recut`;
+    // A new source is cut by the running segmentation.
+    expect(segmentationOf(id)).toBe(SEGMENTATION_VERSION);
+    counter.reset();
+    expect((await sync(id)).last).toMatchObject({ outcome: 'unchanged', pages_resegmented: 0 });
+    expect(counter.c.analyze).toBe(0);
+
+    // A store from before: the old marker, and one snippet as the old overlap cut it (opening
+    // mid-sentence with the tail of the text before it).
+    const before = snippetsOf(url);
+    expect(before.length).toBeGreaterThan(1);
+    const old = before[1]!;
+    const fragment = `puzzle known as the hard problem of ${old.text}`;
+    s.adam.db
+      .prepare('UPDATE snippets SET text = ?, text_hash = ? WHERE id = ?')
+      .run(fragment, textHash(fragment), old.id);
+    s.adam.db.prepare('UPDATE sources SET segmentation = 1 WHERE id = ?').run(id);
+
+    counter.reset();
+    const notModified = site.notModified('/recut');
+    const recut = await sync(id);
+    expect(recut.job.status).toBe('completed');
+    // Fetched without validators (no 304), analysed, and only the re-cut snippet embedded.
+    expect(site.requests('/recut').at(-1)!['if-none-match']).toBeUndefined();
+    expect(site.notModified('/recut')).toBe(notModified);
+    expect(counter.c.analyze).toBe(1);
+    expect(counter.c.embedded).toBe(1);
+    expect(recut.last).toMatchObject({
+      outcome: 'changed',
+      pages_resegmented: 1,
+      pages_changed: 0,
+      pages_unchanged: 0,
+      segments_added: 1,
+      segments_removed: 1,
+      segments_kept: before.length - 1,
+    });
+    expect(recut.job.metadata.result).toMatchObject({ pages_resegmented: 1 });
+    const after = snippetsOf(url);
+    expect(after.map((x) => x.text).sort()).toEqual(before.map((x) => x.text).sort());
+    expect(after.some((x) => x.text === fragment)).toBe(false);
+    // Unchanged snippets keep their ids (and vectors).
+    const kept = before.filter((x) => x.id !== old.id).map((x) => x.id);
+    expect(after.map((x) => x.id)).toEqual(expect.arrayContaining(kept));
+    expect(segmentationOf(id)).toBe(SEGMENTATION_VERSION);
+    const q = encodeURIComponent(`Source ${id} re-segmented`);
+    // The log store writes its lines in batches: awaited, not assumed.
+    await until(
+      async () =>
+        JSON.stringify((await api(`/admin/logs?range=7d&q=${q}`)).body).includes('re-segmented'),
+      { what: 'the re-segmentation log line' },
+    );
+
+    // Done once: the next sync is a conditional request that changes nothing.
+    counter.reset();
+    const again = await sync(id);
+    expect(again.last).toMatchObject({ outcome: 'unchanged', pages_resegmented: 0 });
+    expect(again.job.metadata.result).toMatchObject({ pages_resegmented: 0 });
+    expect(site.requests('/recut').at(-1)!['if-none-match']).toMatch(/^"/);
+    expect(counter.c).toEqual({ extract: 0, analyze: 0, embedded: 0 });
+  });
+});
