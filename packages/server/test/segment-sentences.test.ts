@@ -1,4 +1,5 @@
 import { DEFAULT_PROCESSING_SETTINGS, type ProcessingSettings } from '@adam/contracts';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { hashEmbed } from '../src/pipeline/__fixtures__/hash-embed.js';
 import * as paragraphs from '../src/pipeline/__fixtures__/paragraphs.js';
@@ -178,6 +179,24 @@ describe('snippets read as sentences', () => {
         carried += expectSentences(doc, s, r.candidates);
       }
       if (s.segment_overlap >= 120) expect(carried).toBeGreaterThan(0);
+    });
+  }
+
+  // Hostile shapes: tiny sentences (the most overlap candidates per segment, a budget of 250
+  // holds ~80 of them), no punctuation at all, one endless word. Cutting stays linear.
+  for (const [name, make] of [
+    ['tiny sentences', (n: number) => 'A. B! '.repeat(n / 6)],
+    ['no punctuation', (n: number) => 'word '.repeat(n / 5)],
+    ['one word', (n: number) => 'x'.repeat(n)],
+  ] as const) {
+    it(`cuts ${name} in linear time`, () => {
+      const s = settings({ segment_overlap: 250, segment_max_sentences: 10 });
+      const g = bestGrowthVersusLinear((t: string) => regexCandidates(t, 'en', s).length, make, {
+        n: 3_000,
+        factor: 8,
+        reps: 3,
+      });
+      expect(g.excess, describeGrowth(g)).toBeLessThan(4);
     });
   }
 });
