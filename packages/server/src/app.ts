@@ -91,7 +91,7 @@ export interface BuildOptions {
    * Held start-up steps (tests): the engine's start and the index's first load wait for these,
    * so "starting" in /health is seen without racing the clock.
    */
-  startGates?: { engine?: Promise<void>; index?: Promise<void> };
+  startGates?: { engine?: Promise<void>; index?: Promise<void>; keyword?: Promise<void> };
 }
 
 const MODEL_IDLE_TIMEOUT_MS = 60_000;
@@ -468,7 +468,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const reconciled = core.reconcileIndex();
   // The keyword engine loads (or builds) on its thread; FTS5 answers searches until it is ready.
   const keyword = core.services.keyword;
-  void keyword.open();
+  void (opts.startGates?.keyword ?? Promise.resolve()).then(() => keyword.open());
   backups.holdDuringRestore({
     what: 'keyword index',
     pause: () => keyword.pause(),

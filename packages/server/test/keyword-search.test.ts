@@ -202,4 +202,23 @@ describe('keyword search from the keyword engine', { timeout: 180_000 }, () => {
     for (const h of r.body.results as Hit[]) expect(h.keyword_score).toBe(want.get(h.id) ?? null);
     expect((await keywordHealth(s)).details.answered.engine).toBeGreaterThan(0);
   });
+  it('answers from FTS5 until the engine is ready, then from the engine', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const s = await startServer({ build: { startGates: { keyword: gate } } });
+    servers.push(s);
+    const key = await s.login();
+    await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+    await saveText(s, key, ARTICLES.volcanoes, 'volcanoes');
+    expect((await keywordHealth(s)).status).toBe('starting');
+    for (const q of QUERIES) expect(await search(s, key, q, 50), q).toEqual(fts5(s, q, 50));
+    const held = (await keywordHealth(s)).details.answered;
+    expect(held).toEqual({ engine: 0, fts5: QUERIES.length });
+    open();
+    await until(async () => (await keywordHealth(s)).status === 'healthy', {
+      timeout: 60_000,
+      what: 'the keyword index ready',
+    });
+    await expectSameAsFts5(s, key);
+  });
 });
