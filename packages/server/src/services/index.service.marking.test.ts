@@ -185,4 +185,33 @@ describe('marking rows indexed after a save', () => {
     expect(snippets.indexCounts().pending).toBe(0);
     expect(index.unsavedCount).toBe(0);
   });
+
+  it('keeps its count of unsaved vectors equal to a recount through adds, removes and flushes', async () => {
+    let fail = false;
+    const { index, ids } = await pendingRows(async (task) => {
+      if (fail) throw new Error('the marking thread is gone');
+      return markIndexedTask(task);
+    });
+    // The kept count against one key by key, over the index in use (as before the count was kept).
+    const recount = () =>
+      (index as unknown as { live: { pending: { counted(): number } } }).live.pending.counted();
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (n: number) => Array.from({ length: n }, () => ids[Math.floor(rnd() * 30)]!);
+    for (let step = 0; step < 60; step++) {
+      const op = Math.floor(rnd() * 4);
+      if (op === 0) {
+        index.addDeferred(pick(5).map((key, i) => ({ key, vector: vectorOf(i) })));
+      } else if (op === 1) {
+        index.removeAndSave(pick(3));
+      } else {
+        fail = rnd() < 0.3;
+        const flushed = index.flush().catch(() => undefined);
+        // Mid-flush too: the keys move from unsaved to marking while it runs.
+        expect(index.unsavedCount).toBe(recount());
+        await flushed;
+      }
+      expect(index.unsavedCount, `step ${step}`).toBe(recount());
+    }
+  });
 });
