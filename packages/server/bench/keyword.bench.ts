@@ -66,6 +66,8 @@ interface SizeResult {
   bytes: number;
   rssDelta: number;
   lat: Record<string, Record<Side, number[]>>;
+  /** The engine's CPU time per query (getrusage): its work without the waits for a core. */
+  cpu: Record<string, number[]>;
   overlap: Record<string, number[]>;
   ndcg: Record<string, Record<Side, number[]>>;
   scoredShare: Record<string, number[]>;
@@ -218,6 +220,7 @@ for (const size of SIZES) {
     bytes: stats.bytes,
     rssDelta,
     lat: {},
+    cpu: {},
     overlap: {},
     ndcg: {},
     scoredShare: {},
@@ -231,8 +234,11 @@ for (const size of SIZES) {
     const a = performance.now();
     const theirs = ftsQuery.all(q.match, K) as { id: number; bm25: number }[];
     const b = performance.now();
+    const cpu0 = process.cpuUsage();
     const ours = index.search(parseMatch(q.match), K);
+    const cpu1 = process.cpuUsage(cpu0);
     const c = performance.now();
+    (res.cpu[q.kind] ??= []).push((cpu1.user + cpu1.system) / 1000);
     const scored = index.scoredInLastSearch;
     const d = performance.now();
     const lanceHits = lanceTable ? await lanceSearch(q) : [];
@@ -270,6 +276,7 @@ for (const size of SIZES) {
       'FTS5 p95',
       'engine p50',
       'engine p95',
+      'engine CPU p50/p95',
       'overlap@10',
       'nDCG@10',
       'scored/postings',
@@ -281,6 +288,7 @@ for (const size of SIZES) {
       const f = summarize(l.fts);
       const o = summarize(l.ours);
       const x = l.lance.length > 0 ? summarize(l.lance) : null;
+      const u = summarize(res.cpu[kind]!);
       return [
         kind,
         l.fts.length,
@@ -288,6 +296,7 @@ for (const size of SIZES) {
         `${f.p95.toFixed(2)} ms`,
         `${o.p50.toFixed(3)} ms`,
         `${o.p95.toFixed(3)} ms`,
+        `${u.p50.toFixed(2)}/${u.p95.toFixed(2)} ms`,
         mean(res.overlap[kind]!).toFixed(4),
         mean(res.ndcg[kind]!.ours).toFixed(4),
         `${(100 * mean(res.scoredShare[kind]!)).toFixed(1)}%`,
