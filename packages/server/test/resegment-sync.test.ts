@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '@adam/contracts';
+import type { CrawlSync, Job } from '@adam/contracts';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { SEGMENTATION_VERSION } from '../src/pipeline/segmentation-version.js';
+import { startCrawlSite, type CrawlSite } from './fixtures/crawl-site.js';
 import { generatePage } from './fixtures/fixture-pages.js';
 import { articleHtml, type FreshnessSite } from './fixtures/freshness-site.js';
 import type { TestServer } from './helpers.js';
-import { startFreshnessSetup, type EngineCounter } from './sync-setup.js';
+import { startFreshnessSetup, startSyncServer, type EngineCounter } from './sync-setup.js';
 import { until } from './until.js';
 
 /**
@@ -119,5 +120,83 @@ describe('re-segmenting on sync', () => {
     expect(again.job.metadata.result).toMatchObject({ pages_resegmented: 0 });
     expect(site.requests('/recut').at(-1)!['if-none-match']).toMatch(/^"/);
     expect(counter.c).toEqual({ extract: 0, analyze: 0, embedded: 0 });
+  });
+});
+
+describe('re-segmenting on a crawl sync', () => {
+  let site: CrawlSite;
+  let t: Awaited<ReturnType<typeof startSyncServer>>;
+
+  beforeAll(async () => {
+    site = await startCrawlSite({ pages: 3 });
+    t = await startSyncServer(`127.0.0.1:${site.port},127.0.0.1:${site.other.port}`);
+    const put = await t.api('/admin/settings/crawler', 'PUT', {
+      settings: { per_host_concurrency: 4, min_delay_ms: 0 },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.s.close();
+    await site?.close();
+  });
+
+  async function sync(crawlId: number): Promise<CrawlSync> {
+    const r = await t.api(`/sources/crawl/${crawlId}/sync`, 'POST');
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const job = await t.s.adam.services.jobs.waitForEnd(r.body.job_id, 120_000);
+    expect(job.status, JSON.stringify(job.errors)).toBe('completed');
+    return (await t.api(`/sources/crawl/${crawlId}/syncs`)).body.syncs[0] as CrawlSync;
+  }
+
+  it('re-cuts the crawl pages of an older segmentation and counts them in its summary', async () => {
+    const r = await t.api('/sources/crawl', 'POST', {
+      start_urls: [`${site.url}/`],
+      max_depth: 2,
+      exclude_patterns: ['/skip/*'],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const crawlId = r.body.job_id as number;
+    expect((await t.s.adam.services.jobs.waitForEnd(crawlId, 120_000)).status).toBe('completed');
+    const first = await sync(crawlId);
+    const pages = first.pages_unchanged;
+    expect(pages).toBeGreaterThan(3);
+    expect(first.pages_resegmented).toBe(0);
+
+    const old = t.s.adam.db
+      .prepare(
+        `SELECT s.id FROM crawl_pages p JOIN sources s ON s.id = p.source_id
+           WHERE p.crawl_id = ? ORDER BY s.id LIMIT 2`,
+      )
+      .pluck()
+      .all(crawlId) as number[];
+    expect(old).toHaveLength(2);
+    const mark = t.s.adam.db.prepare('UPDATE sources SET segmentation = 1 WHERE id = ?');
+    for (const id of old) mark.run(id);
+
+    t.counter.reset();
+    const recut = await sync(crawlId);
+    // (Re-read pages give their links again: a link the crawl found failing may count as failed.)
+    expect(recut).toMatchObject({
+      pages_resegmented: 2,
+      pages_unchanged: pages - 2,
+      pages_changed: 0,
+      segments_kept: first.segments_kept,
+      segments_added: 0,
+      reembedded: 0,
+    });
+    // Same text, same cut now: analysed again, nothing new to embed.
+    expect(t.counter.c.analyze).toBe(2);
+    const feed = t.s.adam.db
+      .prepare("SELECT message FROM activity WHERE kind = 'sync' ORDER BY id DESC LIMIT 1")
+      .pluck()
+      .get() as string;
+    expect(feed).toContain('2 re-segmented');
+    const marks = t.s.adam.db.prepare('SELECT segmentation FROM sources WHERE id = ?').pluck();
+    for (const id of old) expect(marks.get(id)).toBe(SEGMENTATION_VERSION);
+
+    t.counter.reset();
+    const again = await sync(crawlId);
+    expect(again).toMatchObject({ pages_resegmented: 0, pages_unchanged: pages });
+    expect(t.counter.c.analyze).toBe(0);
   });
 });
