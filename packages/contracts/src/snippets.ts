@@ -215,8 +215,13 @@ export const SearchSide = z.enum(SEARCH_SIDES);
 export type SearchSide = z.infer<typeof SearchSide>;
 
 export const SnippetSearchResult = Snippet.extend({
-  /** The score results are ranked by: the fused score in hybrid, else that side's own score. */
+  /**
+   * Cosine similarity of the snippet's stored vector to the query, in every mode (the same
+   * scale whatever else was found; 0 when the snippet has no vector of this embedder).
+   */
   similarity: z.number(),
+  /** What results are ranked by: the fused score in hybrid (0–1), else that side's own score. */
+  score: z.number(),
   snippet_id: z.number().int(),
   /** The sides whose candidate lists held this snippet. */
   found_by: z.array(SearchSide),

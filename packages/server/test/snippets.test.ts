@@ -292,7 +292,7 @@ describe('similarity search', () => {
     expect(r.status).toBe(200);
     expect(r.body.results.length).toBeLessThanOrEqual(5);
     expect(ids.photosynthesis).toContain(r.body.results[0].id);
-    expect(r.body.results[0].similarity).toBeGreaterThan(r.body.results.at(-1).similarity - 1e-9);
+    expect(r.body.results[0].score).toBeGreaterThan(r.body.results.at(-1).score - 1e-9);
 
     const q2 = await post('/snippets/search', {
       query: 'ancient thinkers on virtue and calm acceptance',
@@ -309,8 +309,9 @@ describe('similarity search', () => {
     expect(top.found_by).toEqual(expect.arrayContaining(['keyword', 'vector']));
     expect(top.vector_score).toBeGreaterThan(0);
     expect(top.keyword_score).toBeGreaterThan(0);
-    expect(top.similarity).toBeLessThanOrEqual(1);
-    const scores = r.body.results.map((x: { similarity: number }) => x.similarity);
+    expect(top.score).toBeLessThanOrEqual(1);
+    expect(top.similarity).toBe(top.vector_score);
+    const scores = r.body.results.map((x: { score: number }) => x.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
@@ -325,8 +326,10 @@ describe('similarity search', () => {
     for (const x of r.body.results) {
       expect(x.text).toMatch(/chlorophyll|absorb/i);
       expect(x.found_by).toEqual(['keyword']);
-      expect(x.vector_score).toBeNull();
-      expect(x.similarity).toBe(x.keyword_score);
+      // Ranked by bm25; the cosine is still shown, from the stored vector.
+      expect(x.score).toBe(x.keyword_score);
+      expect(x.similarity).toBe(x.vector_score);
+      expect(x.similarity).toBeGreaterThan(0);
     }
     expect(ids.photosynthesis).toContain(r.body.results[0].id);
   });
@@ -347,6 +350,7 @@ describe('similarity search', () => {
     }
     const vector = await post('/snippets/search', { query, k: 3, mode: 'vector' });
     expect(vector.body.results[0].similarity).toBe(vector.body.results[0].vector_score);
+    expect(vector.body.results[0].score).toBe(vector.body.results[0].vector_score);
   });
 
   it('answers 422 for an unknown mode, on both search calls', async () => {

@@ -115,6 +115,8 @@ test("index search finds 'honey' with its similarity", async ({ page, request })
   const results = page.getByRole('table', { name: 'Search results' });
   await expect(results.locator('tbody tr').first()).toContainText(/honey/i);
   await expect(results.locator('tbody tr').first()).toContainText(/\d+\.\d%/);
+  // The fused score the rows are ranked by, beside the cosine.
+  await expect(results.getByTestId('score').first()).toHaveText(/^\d\.\d{3}$/);
   // "honey" is in no snippet's text (only in a title): the vector side found them.
   await expect(results.getByTestId('found-by').first()).toContainText('vector');
   await expect(results.getByTestId('found-by').first()).not.toContainText('keyword');

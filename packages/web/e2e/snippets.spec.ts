@@ -172,6 +172,9 @@ test("search: 'honey' finds the honeybee snippets", async ({ page }) => {
   await expect(results.first()).toBeVisible();
   expect(await results.count()).toBeLessThanOrEqual(5);
   await expect(results.first()).toContainText(/honey/i);
+  // Both figures: the score results are ranked by, and the cosine to the query.
+  await expect(results.first().getByTestId('score')).toHaveText(/^\d\.\d{4}$/);
+  await expect(results.first().getByTestId('similarity')).toHaveText(/^cos -?\d\.\d{4}$/);
   await expect(page.getByTestId('search-latency')).toHaveText(/ms$/);
   await expect(page.getByText(/result\(s\) for “honey” · Hybrid/)).toBeVisible();
   await shot(page, 'snippets-search-results');

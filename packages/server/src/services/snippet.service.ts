@@ -263,12 +263,21 @@ export class SnippetService {
     const rows = new Map(
       this.deps.snippets.findByIds(top.map((r) => r.candidate.id)).map((r) => [r.id, r]),
     );
+    if (req.mode === 'keyword' && top.length) {
+      // The cosine is shown in every mode: from the stored vectors, the query embedded once.
+      const vector = (await this.deps.embedder.embed([req.query]))[0]!;
+      this.completeCosines(
+        top.map((r) => r.candidate),
+        vector,
+      );
+    }
     const results = top
       .filter((r) => rows.has(r.candidate.id))
       .map(({ candidate: c, score }) => ({
         ...toSnippet(rows.get(c.id)!),
         snippet_id: c.id,
-        similarity: round(score, 4),
+        similarity: round(c.vector ?? 0, 4),
+        score: round(score, 4),
         found_by: c.foundBy,
         vector_score: c.vector === null ? null : round(c.vector, 4),
         keyword_score: c.keyword === null ? null : round(c.keyword, 4),
@@ -298,19 +307,13 @@ export class SnippetService {
     queryVector: Float32Array,
     k: number,
   ): Promise<{ candidate: SearchCandidate; score: number }[]> {
-    const noVector = [...candidates.values()].filter((c) => c.vector === null).map((c) => c.id);
-    if (noVector.length) {
-      for (const [id, e] of this.deps.snippets.embeddings(noVector)) {
-        if (
-          e.embedding &&
-          e.embedder_id === this.deps.embedder.id &&
-          e.embedding.byteLength === queryVector.length * 4
-        )
-          candidates.get(id)!.vector = dot(queryVector, blobToVector(e.embedding));
-      }
-    }
+    this.completeCosines([...candidates.values()], queryVector);
     const weight = this.deps.vectorWeight();
-    const first = fuseScores([...candidates.values()], weight);
+    const basis = {
+      terms: match ? match.split(' OR ').length : 0,
+      documents: this.deps.snippets.maxId(),
+    };
+    const first = fuseScores([...candidates.values()], weight, basis);
     const missing = first
       .slice(0, k)
       .filter((r) => r.candidate.keyword === null)
@@ -320,7 +323,21 @@ export class SnippetService {
       this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)
     ).keywordScores(match, missing))
       candidates.get(id)!.keyword = -bm25;
-    return fuseScores([...candidates.values()], weight);
+    return fuseScores([...candidates.values()], weight, basis);
+  }
+
+  /** Sets the cosine of candidates without one from their stored vector of the current embedder. */
+  private completeCosines(candidates: SearchCandidate[], queryVector: Float32Array): void {
+    const byId = new Map(candidates.filter((c) => c.vector === null).map((c) => [c.id, c]));
+    if (byId.size === 0) return;
+    for (const [id, e] of this.deps.snippets.embeddings([...byId.keys()])) {
+      if (
+        e.embedding &&
+        e.embedder_id === this.deps.embedder.id &&
+        e.embedding.byteLength === queryVector.length * 4
+      )
+        byId.get(id)!.vector = dot(queryVector, blobToVector(e.embedding));
+    }
   }
 
   /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */

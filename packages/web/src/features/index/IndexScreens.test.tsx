@@ -73,8 +73,14 @@ describe('Index Statistics', () => {
     expect(search).toBeDisabled();
     await u.type(within(dialog).getByLabelText('Query'), '  honey ');
     await u.click(search);
-    expect(await within(dialog).findByText('90.0%')).toBeInTheDocument();
-    expect(within(dialog).getByText('80.0%')).toBeInTheDocument();
+    // The cosine as a bar and a percentage, the fused score beside it.
+    expect(await within(dialog).findByText('70.0%')).toBeInTheDocument();
+    expect(within(dialog).getByText('60.0%')).toBeInTheDocument();
+    expect(
+      within(dialog)
+        .getAllByTestId('score')
+        .map((c) => c.textContent),
+    ).toEqual(['0.900', '0.800']);
     expect(callsTo('POST', '/admin/index/search')[0]?.body).toEqual({
       query: 'honey',
       k: INDEX_SEARCH_K,

@@ -45,7 +45,8 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={90}>Snippet</Table.Th>
-            <Table.Th w={150}>Score</Table.Th>
+            <Table.Th w={150}>Similarity</Table.Th>
+            <Table.Th w={80}>Score</Table.Th>
             <Table.Th w={190}>Found by</Table.Th>
             <Table.Th>Text</Table.Th>
             <Table.Th w={110}>Theme</Table.Th>
@@ -58,6 +59,9 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
               <Table.Td className="tabular-nums">#{r.snippet_id}</Table.Td>
               <Table.Td>
                 <SimilarityBar value={r.similarity} />
+              </Table.Td>
+              <Table.Td className="tabular-nums" data-testid="score">
+                {r.score.toFixed(3)}
               </Table.Td>
               <Table.Td>
                 <FoundBy result={r} />

@@ -49,7 +49,8 @@ export function searchResponse(query: string, ids: number[]): SnippetSearchRespo
     results: ids.map((id, i) => ({
       ...snippet(id),
       snippet_id: id,
-      similarity: 0.9 - i * 0.1,
+      similarity: 0.7 - i * 0.1,
+      score: 0.9 - i * 0.1,
       found_by: ['keyword', 'vector'],
       vector_score: 0.7 - i * 0.1,
       keyword_score: 5 - i,

@@ -15,7 +15,8 @@ const answer = {
     {
       ...snippet(3),
       snippet_id: 3,
-      similarity: 0.8123,
+      similarity: 0.6412,
+      score: 0.8123,
       found_by: ['keyword', 'vector'],
       vector_score: 0.6412,
       keyword_score: 7.25,
@@ -24,6 +25,7 @@ const answer = {
       ...snippet(4, { quality_score: 0.3, theme: 'general' }),
       snippet_id: 4,
       similarity: 0.5,
+      score: 0.3,
       found_by: ['vector'],
       vector_score: 0.5,
       keyword_score: null,
@@ -66,7 +68,10 @@ describe('Snippets search', () => {
     );
     expect(within(results[1]!).getByTestId('found-by')).toHaveTextContent('vectorv 0.500 · k –');
     expect(screen.getByText(/2 result\(s\) for “honey” · Hybrid/)).toBeInTheDocument();
-    expect(within(results[0]!).getByText('0.8123')).toBeInTheDocument();
+    // Both figures: the fused score results are ranked by, and the cosine.
+    expect(within(results[0]!).getByTestId('score')).toHaveTextContent('0.8123');
+    expect(within(results[0]!).getByTestId('similarity')).toHaveTextContent('cos 0.6412');
+    expect(within(results[1]!).getByTestId('score')).toHaveTextContent('0.3000');
     expect(within(results[0]!).getByText('0.82')).toBeInTheDocument();
     expect(within(results[1]!).getByText('general')).toBeInTheDocument();
     expect(screen.getByTestId('search-latency')).toHaveTextContent('12.34 ms');

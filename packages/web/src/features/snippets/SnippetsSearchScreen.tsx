@@ -87,16 +87,25 @@ function ResultCard({
             </Text>
             <FoundBy result={result} />
           </Group>
-          <Group gap="xs" wrap="nowrap" w={200}>
+          <Group gap="xs" wrap="nowrap" w={280}>
             <Progress
-              value={Math.max(0, Math.min(1, result.similarity)) * 100}
+              value={Math.max(0, Math.min(1, result.score)) * 100}
               size="sm"
               radius="xl"
               style={{ flex: 1 }}
               aria-label="Score"
             />
-            <Text size="sm" fw={600} className="tabular-nums" title="Score">
-              {result.similarity.toFixed(4)}
+            <Text size="sm" fw={600} className="tabular-nums" title="Score" data-testid="score">
+              {result.score.toFixed(4)}
+            </Text>
+            <Text
+              size="xs"
+              c="dimmed"
+              className="tabular-nums"
+              title="Similarity (cosine)"
+              data-testid="similarity"
+            >
+              cos {result.similarity.toFixed(4)}
             </Text>
           </Group>
         </Group>
