@@ -31,7 +31,13 @@ import type {
 } from '../store/snippet.repository.js';
 import { dot } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, type SearchCandidate } from './hybrid-search.js';
-import { blobToVector, type IndexService } from './index.service.js';
+import {
+  blobToVector,
+  type IndexMeasures,
+  type IndexUpkeep,
+  type IndexWrites,
+  type VectorSearch,
+} from './index.service.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 import { exportOnThread, type ExportFile, type ExportThreadStats } from './snippet-export.js';
 import { toSnippet } from './snippet-pages.js';
@@ -82,7 +88,10 @@ export class SnippetService {
   constructor(
     private readonly deps: {
       snippets: SnippetRepository;
-      index: IndexService;
+      index: VectorSearch &
+        Pick<IndexWrites, 'indexRows' | 'removeAndSave'> &
+        Pick<IndexUpkeep, 'reconcile' | 'lastSavedAt'> &
+        Pick<IndexMeasures, 'recordLatency' | 'diskBytes' | 'indexType'>;
       embedder: Embedder;
       bus: EventBus;
       log: Logger;
