@@ -211,7 +211,8 @@ describe('backups', () => {
     const b = await takeBackup(s, key);
     const dir = path.join(backupsDir(s), b.id);
     // Turn the backup's store back into what schema 5 kept: vectors on the rows, no counts.
-    // The sources columns of migrations 13 and 14 go too: an ADD COLUMN cannot run twice.
+    // What later migrations added to sources goes too (an ADD COLUMN cannot run twice), and
+    // the tables and triggers that came after schema 5.
     const old = new Database(path.join(dir, 'adam.db'));
     old.exec(`
       ALTER TABLE snippets ADD COLUMN embedding BLOB;
@@ -236,6 +237,10 @@ describe('backups', () => {
       ALTER TABLE sources DROP COLUMN last_sync_at; ALTER TABLE sources DROP COLUMN etag;
       ALTER TABLE sources DROP COLUMN last_modified; ALTER TABLE sources DROP COLUMN content_hash;
       ALTER TABLE sources DROP COLUMN missing_count; ALTER TABLE sources DROP COLUMN sync_job_id;
+      DROP TRIGGER sources_segmentation_ai; ALTER TABLE sources DROP COLUMN segmentation;
+      DROP TABLE source_syncs; DROP TABLE crawl_syncs;
+      DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
+      DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;
       DELETE FROM schema_migrations WHERE id > 5;
     `);
     const vectors = old
