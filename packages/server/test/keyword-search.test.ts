@@ -35,7 +35,7 @@ async function start(dataDir?: string) {
   const s = await startServer({ dataDir });
   servers.push(s);
   const key = await s.login();
-  await until(async () => (await keywordHealth(s)).status === 'healthy', {
+  await until(async () => (await keywordHealth(s)).details.state === 'ready', {
     timeout: 60_000,
     what: 'the keyword index ready',
   });
@@ -129,7 +129,7 @@ describe('keyword search from the keyword engine', { timeout: 180_000 }, () => {
       key,
     });
     expect(restored.status).toBe(200);
-    await until(async () => (await keywordHealth(s)).status === 'healthy', {
+    await until(async () => (await keywordHealth(s)).details.state === 'ready', {
       timeout: 60_000,
       what: 'the keyword index rebuilt after the restore',
     });
@@ -210,12 +210,12 @@ describe('keyword search from the keyword engine', { timeout: 180_000 }, () => {
     const key = await s.login();
     await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
     await saveText(s, key, ARTICLES.volcanoes, 'volcanoes');
-    expect((await keywordHealth(s)).status).toBe('starting');
+    expect((await keywordHealth(s)).details.state).toBe('loading; FTS5 answers');
     for (const q of QUERIES) expect(await search(s, key, q, 50), q).toEqual(fts5(s, q, 50));
     const held = (await keywordHealth(s)).details.answered;
     expect(held).toEqual({ engine: 0, fts5: QUERIES.length });
     open();
-    await until(async () => (await keywordHealth(s)).status === 'healthy', {
+    await until(async () => (await keywordHealth(s)).details.state === 'ready', {
       timeout: 60_000,
       what: 'the keyword index ready',
     });
