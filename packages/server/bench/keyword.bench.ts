@@ -401,11 +401,12 @@ function makeQueries(index: KeywordIndex, size: number): Query[] {
     return n >= 2 && n <= 20;
   });
   if (rare.length < 20) {
-    // The vocabulary's tail: terms that are words read back as themselves (their own stem).
+    // The vocabulary's tail: terms that read back as themselves (their own stem). At 1M the
+    // data's words are all common (suffixed copies of 250k rows); its rare terms are numbers.
     rare = index
       .termsWithPostings(2, 20)
       .map(termText)
-      .filter((w) => /^[a-z]{4,}$/.test(w) && terms(w)[0] === w && ftsMatch(w, 'any'))
+      .filter((w) => /^[a-z0-9]{3,}$/.test(w) && terms(w)[0] === w && ftsMatch(w, 'any'))
       .sort();
   }
   const out: Query[] = [];
