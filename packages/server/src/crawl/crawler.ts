@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { CrawlerSettings, CrawlSkipReason } from '@adam/contracts';
 import type { AnalyzeResult } from '../pipeline/index.js';
 import { isTaskTimeout } from '../engine/task-deadline.js';
@@ -201,8 +200,6 @@ export class Crawler {
       ...(clock && { clock }),
     });
     this.pattern = compilePatterns(plan.include_patterns, plan.exclude_patterns);
-    // Every lane waiting on the scheduler and every fetch listens to the job's signal.
-    if (wctx.signal) setMaxListeners(0, wctx.signal);
     this.maxKnown = Math.max(FRONTIER_MIN, plan.max_pages * FRONTIER_PER_PAGE);
   }
 

@@ -4,6 +4,7 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobOutcome, JobRuntime } from './define-job.js';
 import { createJobContext, finishJob, parseJson } from './job-context.js';
+import { jobAbortController } from './job-signal.js';
 import type { QueueDriver } from './queue-driver.js';
 import { jobDefinition } from './registry.js';
 import { runHere } from './run-here.js';
@@ -241,7 +242,7 @@ export class EmbeddedQueue implements QueueDriver {
       if (!def) throw new Error(`No handler for job type ${row.type}`);
       const input = def.input.parse(parseJson<unknown>(row.input, {}));
       ctx.progress({ stage: row.stage && row.stage !== 'requeued' ? row.stage : 'Started' });
-      slot.abort = new AbortController();
+      slot.abort = jobAbortController();
       outcome = await runHere(def, input, ctx, this.deps.runtime, slot.abort.signal);
     } catch (e) {
       outcome = { status: 'failed', error: (e as Error).message };

@@ -18,6 +18,7 @@ import {
   type WorkerMessage,
 } from './redis-protocol.js';
 import { jobDefinition } from './registry.js';
+import { jobAbortController } from './job-signal.js';
 
 interface RunningWorker {
   id: string;
@@ -89,7 +90,7 @@ export async function startRedisWorker(
     await beat();
     await send({ kind: 'started', job_id: jobId, worker_id: id });
     let cancelled = false;
-    const abort = new AbortController();
+    const abort = jobAbortController();
     current = { jobId, abort };
     const isCancelled = async () => {
       cancelled ||= (await redis.exists(cancelKey(jobId))) === 1;
