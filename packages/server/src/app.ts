@@ -161,7 +161,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
   });
   const logs = new LogService({ logs: repos.logs, now: opts.now });
-  await auth.ensureAdmin();
+  // The first start's password hash runs on libuv's pool while the routes are built (awaited
+  // before returning, so nothing answers before the administrator exists).
+  const adminCreated = auth.ensureAdmin();
+  adminCreated.catch(() => {});
   // Threads, model and the in-thread query embedder load now, beside the rest of the start-up
   // and while the server answers (the server listens without waiting): /health's workers say
   // "starting" until it is done; jobs and searches that need the engine meanwhile wait for it.
@@ -487,6 +490,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   syncScheduler.start();
   await uploads.start();
 
+  await adminCreated;
   app.addHook('onClose', async () => {
     closing = true;
     housekeeping.stop();

@@ -37,9 +37,15 @@ async function start(config: Config): Promise<void> {
 
   let adam: Adam | null = null;
   let closing = false;
+  // The engine's threads, the vector index's load and the keyword index's start after listen:
+  // on 2 cores they would otherwise compile and load beside the main thread's own start-up and
+  // delay the first answer by seconds. Released on every path, so a close never waits on it.
+  let releaseWarmUps = () => {};
+  const warmUps = new Promise<void>((resolve) => (releaseWarmUps = resolve));
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    releaseWarmUps();
     // Before the app exists there is nothing to close (handlers are in place from the start,
     // so a supervisor's SIGTERM during the engine warm-up still ends the process cleanly).
     if (!adam) process.exit(0);
@@ -68,7 +74,10 @@ async function start(config: Config): Promise<void> {
   // Checked before the engine warms up (seconds): a busy port is said at once.
   await probePort(config);
 
-  adam = await buildApp(config, { stdoutLogs: true });
+  adam = await buildApp(config, {
+    stdoutLogs: true,
+    startGates: { engine: warmUps, index: warmUps, keyword: warmUps },
+  });
   const { app, log, engineStarted, services } = adam;
   // Listening at once, the engine warming up meanwhile (the first start of a data dir also
   // converts the built-in model, ~8 s): /health says "starting" until it is done, and the
@@ -83,12 +92,14 @@ async function start(config: Config): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (e) {
+    releaseWarmUps();
     const message = listenErrorMessage(e, config);
     if (!message) throw e;
     closing = true;
     await app.close();
     throw new StartError(message);
   }
+  releaseWarmUps();
   const addr = app.server.address();
   const where =
     addr && typeof addr === 'object' ? `http://${config.host}:${addr.port}` : String(addr);
