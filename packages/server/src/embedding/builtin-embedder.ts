@@ -191,3 +191,13 @@ export function loadBuiltinEmbedderSync(dataDir: string, options: LoadOptions = 
   const loadMs = performance.now() - started;
   return { embedder: new BuiltinEmbedder(model, options.recipe), prepared, loadMs };
 }
+
+/**
+ * The built-in embedder from a model file's bytes that another thread read and checked (the
+ * engine's, engine/analyze.worker.ts builtinModelBytes): only mapped here, no checksum.
+ */
+export function loadCheckedBuiltinEmbedder(bytes: ArrayBuffer): BuiltinEmbedder {
+  const model = BuiltinModel.parse(Buffer.from(bytes), {}, true);
+  if (model === null) throw new Error("The built-in embedder's model file is damaged");
+  return new BuiltinEmbedder(model);
+}

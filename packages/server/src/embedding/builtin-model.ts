@@ -402,6 +402,10 @@ function fnv1aBytes(bytes: Uint8Array): number {
 
 const encoder = new TextEncoder();
 
+let checksumsHere = 0;
+/** Model payloads checksummed on this thread so far (the main thread must do none). */
+export const modelChecksumsOnThisThread = (): number => checksumsHere;
+
 /** The model, as typed-array views over the one buffer read from its file. */
 export class BuiltinModel {
   readonly vocabSize: number;
@@ -461,6 +465,14 @@ export class BuiltinModel {
     } catch {
       return null;
     }
+    return BuiltinModel.parse(buf, options);
+  }
+
+  /**
+   * The model in a model file's bytes; null as read() says. `checked`: another thread has just
+   * checked these very bytes (their checksum), so the 44 MB pass is not done again here.
+   */
+  static parse(buf: Buffer, options: PrepareOptions = {}, checked = false): BuiltinModel | null {
     // Header and payload from the same read: a file replaced meanwhile cannot mix them.
     const headerBytes = headerLength(buf);
     if (headerBytes === null || buf.length < 12 + headerBytes) return null;
@@ -471,7 +483,10 @@ export class BuiltinModel {
     // Typed-array views need aligned offsets; a buffer this large is never from the pool.
     const payload =
       buf.byteOffset % 8 === 0 ? buf.subarray(start) : Buffer.from(buf.subarray(start));
-    if (crc32(payload) !== header.crc32) return null;
+    if (!checked) {
+      checksumsHere++;
+      if (crc32(payload) !== header.crc32) return null;
+    }
     try {
       return new BuiltinModel(header, payload);
     } catch {

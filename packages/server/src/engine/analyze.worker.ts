@@ -1,10 +1,12 @@
+import fs from 'node:fs';
+import { BuiltinModel, builtinModelPath } from '../embedding/builtin-model.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
-import { getWorkerEmbedder, packVectors } from '../embedding/embedder.worker.js';
+import { getWorkerEmbedder, packVectors, transferring } from '../embedding/embedder.worker.js';
 import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
 import { compileRobotsBytes, type CompiledRobots } from '../crawl/robots.js';
 import { parseSitemapBytes, type ParsedSitemap } from '../crawl/sitemap.js';
@@ -182,6 +184,22 @@ export async function warm(task: WarmTask): Promise<number> {
   extractEntities('Marie Curie was born in Warsaw on 7 November 1867.', 'en');
   resolveLanguage('auto', 'A short sentence in English, to load the language profiles.');
   return threadId;
+}
+
+/**
+ * The built-in model file's bytes, read and checksummed here, moved (not copied) to the main
+ * thread: there they are only mapped (loadCheckedBuiltinEmbedder), so its loop never stalls on
+ * a 44 MB read and checksum.
+ */
+export function builtinModelBytes(task: { dataDir: string }): { bytes: ArrayBuffer } {
+  const buf = fs.readFileSync(builtinModelPath(task.dataDir));
+  if (BuiltinModel.parse(buf) === null)
+    throw new Error("The built-in embedder's model file is damaged");
+  const bytes =
+    buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength
+      ? (buf.buffer as ArrayBuffer)
+      : new Uint8Array(buf).buffer;
+  return transferring({ bytes }, [bytes]);
 }
 
 export interface RankTask extends TimedTask {

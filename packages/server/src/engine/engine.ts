@@ -2,7 +2,7 @@ import { DEFAULT_PROCESSING_SETTINGS, type ProcessingSettings } from '@adam/cont
 import {
   BUILTIN_DIMENSION,
   BUILTIN_EMBEDDER_ID,
-  loadBuiltinEmbedderSync,
+  loadCheckedBuiltinEmbedder,
   type BuiltinEmbedder,
 } from '../embedding/builtin-embedder.js';
 import {
@@ -214,8 +214,18 @@ export class Engine implements Embedder {
       ),
     );
     if (this.closed) return;
-    // The pool has made sure the model file exists: reading it here takes ~0.2 s.
-    this.local ??= loadBuiltinEmbedderSync(this.opts.dataDir).embedder;
+    // The pool has made sure the model file exists. Read and checksummed on a worker (0.2–1.7 s
+    // of the loop when done here), only mapped on this thread.
+    if (!this.local) {
+      const { bytes } = await this.runTask<{ bytes: ArrayBuffer }>(
+        pool,
+        'builtinModelBytes',
+        { dataDir: this.opts.dataDir },
+        { budget: null },
+      );
+      if (this.closed) return;
+      this.local ??= loadCheckedBuiltinEmbedder(bytes);
+    }
     this.ready = true;
   }
 
