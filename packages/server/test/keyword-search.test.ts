@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ftsMatch } from '../src/services/hybrid-search.js';
+import { SnippetRepository, type SnippetFilter } from '../src/store/snippet.repository.js';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
 import { until } from './until.js';
@@ -89,7 +90,125 @@ function snippetCount(s: TestServer): number {
   return s.adam.db.prepare('SELECT COUNT(*) FROM snippets').pluck().get() as number;
 }
 
+/**
+ * The relevance listing as FTS5 answers it (the store's listing, what the API served before the
+ * engine): ids of every page of `per`, and its total.
+ */
+function fts5Listing(
+  s: TestServer,
+  search: string,
+  match: 'any' | 'all',
+  f: SnippetFilter,
+  per: number,
+) {
+  const repo = new SnippetRepository(s.adam.db);
+  const filter = { ...f, match: ftsMatch(search, match)! };
+  const pages: number[][] = [];
+  let total = -1;
+  for (let at = 0; ; at += per) {
+    const p = repo.listPage(filter, 'relevance', 'desc', per, at);
+    expect(p.exact).toBe(true);
+    total = p.total;
+    if (p.rows.length > 0) pages.push(p.rows.map((r) => r.id));
+    if (!p.more) break;
+  }
+  return { pages, total };
+}
+
+/** Every page of GET /snippets sorted by relevance, by next_cursor and by page number. */
+async function apiListing(s: TestServer, key: string, query: Record<string, string>, per: number) {
+  const base = new URLSearchParams({ ...query, sort_by: 'relevance', per_page: String(per) });
+  const pages: number[][] = [];
+  const totals = new Set<string>();
+  let cursor: string | null = null;
+  for (let n = 1; ; n++) {
+    const byCursor = new URLSearchParams(base);
+    if (cursor) byCursor.set('cursor', cursor);
+    const r = await s.api(`/api/v1/snippets?${byCursor}`, { key });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const byNumber = new URLSearchParams(base);
+    byNumber.set('page', String(n));
+    const numbered = await s.api(`/api/v1/snippets?${byNumber}`, { key });
+    const ids = (r.body.snippets as { id: number }[]).map((x) => x.id);
+    expect((numbered.body.snippets as { id: number }[]).map((x) => x.id)).toEqual(ids);
+    totals.add(`${r.body.total}/${r.body.total_exact}`);
+    if (ids.length > 0) pages.push(ids);
+    cursor = r.body.next_cursor as string | null;
+    if (!cursor) break;
+  }
+  expect(totals.size).toBe(1);
+  const [total, exact] = [...totals][0]!.split('/');
+  expect(exact).toBe('true');
+  return { pages, total: Number(total) };
+}
+
+const LISTINGS: { search: string; match: 'any' | 'all'; f?: 'job' | 'quality' }[] = [
+  { search: 'chlorophyll light', match: 'any' },
+  { search: 'plants sugars carbon', match: 'all' },
+  { search: 'the energy of the tables and plates', match: 'any' },
+  { search: 'light rows magma', match: 'any', f: 'job' },
+  { search: 'rows the', match: 'all', f: 'quality' },
+  { search: 'volcano magma eruption ash', match: 'any', f: 'quality' },
+  { search: 'nosuchwordanywhere light', match: 'all' },
+];
+
+/** Every listing of LISTINGS through HTTP equals FTS5's, page by page, and the engine answered. */
+async function expectListingsAsFts5(s: TestServer, key: string, jobId: number) {
+  const before = (await keywordHealth(s)).details.answered.engine;
+  let asked = 0;
+  for (const l of LISTINGS) {
+    const f: SnippetFilter =
+      l.f === 'job' ? { job_id: jobId } : l.f === 'quality' ? { min_quality: 0.5 } : {};
+    const query: Record<string, string> = { search: l.search, match: l.match };
+    if (f.job_id !== undefined) query.job_id = String(f.job_id);
+    if (f.min_quality !== undefined) query.min_quality = String(f.min_quality);
+    for (const per of [1, 4]) {
+      const want = fts5Listing(s, l.search, l.match, f, per);
+      const got = await apiListing(s, key, query, per);
+      expect(got, `${l.search} ${l.match} ${l.f ?? ''} per ${per}`).toEqual(want);
+      asked += 2 * Math.max(1, want.pages.length);
+    }
+  }
+  expect((await keywordHealth(s)).details.answered.engine).toBeGreaterThanOrEqual(before + asked);
+}
+
 describe('keyword search from the keyword engine', { timeout: 180_000 }, () => {
+  it('lists by relevance as FTS5 does (every page, filters, any/all, totals), after changes', async () => {
+    const dataDir = tempDir();
+    let { s, key } = await start(dataDir);
+    await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
+    const b = await saveText(s, key, ARTICLES.volcanoes, 'volcanoes');
+    const c = await saveText(s, key, ARTICLES.databases, 'databases');
+    // Spread the quality scores so a threshold leaves part of the rows.
+    s.adam.db.prepare('UPDATE snippets SET quality_score = (id % 4) / 4.0').run();
+    await expectListingsAsFts5(s, key, c.job_id);
+    // Saved and loaded again: the rows are now in the engine's immutable part, not its log part.
+    await s.close();
+    servers = [];
+    ({ s, key } = await start(dataDir));
+    await expectListingsAsFts5(s, key, c.job_id);
+
+    s.adam.db
+      .prepare('UPDATE snippets SET text = ? WHERE id = ?')
+      .run('Magma and ash: chlorophyll light in a volcano of SQL rows', c.snippet_ids[1]);
+    expect(
+      (await s.api(`/api/v1/snippets/${c.snippet_ids[0]}`, { method: 'DELETE', key })).status,
+    ).toBe(200);
+    s.adam.db.prepare('DELETE FROM snippets WHERE job_id = ?').run(b.job_id);
+    await saveText(s, key, ARTICLES.stoicism, 'stoicism');
+    await expectListingsAsFts5(s, key, c.job_id);
+
+    // A phrase: FTS5 answers, the same listing as before.
+    const phrase = await s.api(
+      `/api/v1/snippets?search=${encodeURIComponent('carbon dioxide')}&match=phrase&sort_by=relevance&per_page=50`,
+      { key },
+    );
+    expect(phrase.status).toBe(200);
+    expect((phrase.body.snippets as { id: number }[]).map((x) => x.id)).toEqual(
+      fts5Listing(s, 'carbon dioxide', 'phrase' as 'any', {}, 50).pages[0] ?? [],
+    );
+  });
+
   it('equals FTS5 after inserts, text updates, deletes by id and by job, and a restore', async () => {
     const { s, key } = await start();
     const a = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');

@@ -93,7 +93,7 @@ describe('the keyword index', () => {
     }
   });
 
-  it('answers the exact top k among the accepted ids only (a filter), base and mutable parts', () => {
+  it('answers the exact top k and the count among the accepted ids only (a filter), base and mutable parts', () => {
     const { docs, query, text, rand } = corpus(11, 3_000);
     const index = KeywordIndex.build(rows(docs));
     // Some changes pending in the mutable part and the deletion bitmap.
@@ -132,6 +132,12 @@ describe('the keyword index', () => {
         });
         expect(got, JSON.stringify(qq)).toEqual(want);
         expect(new Set(asked).size).toBe(asked.length);
+        // The listing's total: every accepted match, counted without ranking.
+        const matches = exhaustive(full, qq, Number.MAX_SAFE_INTEGER);
+        expect(index.count(qq, { accept: (id) => accepted.has(id) }), JSON.stringify(qq)).toBe(
+          matches.filter((h) => accepted.has(h.id)).length,
+        );
+        expect(index.count(qq)).toBe(matches.length);
       }
     }
   });

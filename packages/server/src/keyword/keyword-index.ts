@@ -571,6 +571,100 @@ export class KeywordIndex {
 
   // --- internals -----------------------------------------------------------------------------
 
+  /**
+   * How many live documents match `query` (among those `accept` lets through): for 'any' the
+   * union of the terms' postings, for 'all' their intersection, as `search` would rank them
+   * with k unbounded. Exact; costs one pass over the terms' postings (no scoring).
+   */
+  count(query: KeywordQuery, options: KeywordSearchOptions = {}): number {
+    const terms = new Set<number>();
+    for (const p of query.phrases) {
+      const t = p === null ? undefined : this.termIds.get(p);
+      if (t === undefined || this.df[t]! <= 0) {
+        if (query.mode === 'all') return 0;
+        continue;
+      }
+      terms.add(t);
+    }
+    if (terms.size === 0) return 0;
+    const accept = options.accept;
+    const list = [...terms];
+    return this.countBase(query.mode, list, accept) + this.countMutable(query.mode, list, accept);
+  }
+
+  private countBase(
+    mode: KeywordMode,
+    terms: number[],
+    accept: ((id: number) => boolean) | undefined,
+  ): number {
+    const b = this.base;
+    const baseTerms = b.postStart.length - 1;
+    const lists: { pos: number; end: number }[] = [];
+    for (const t of terms) {
+      const empty = t >= baseTerms || b.postStart[t] === b.postStart[t + 1];
+      if (empty) {
+        if (mode === 'all') return 0;
+        continue;
+      }
+      lists.push({ pos: b.postStart[t]!, end: b.postStart[t + 1]! });
+    }
+    if (lists.length === 0) return 0;
+    const live = (doc: number) => !this.baseDeleted[doc] && (!accept || accept(b.ids[doc]!));
+    let n = 0;
+    if (lists.length === 1) {
+      const { pos, end } = lists[0]!;
+      if (!accept && this.deletedInBase === 0) return end - pos;
+      for (let p = pos; p < end; p++) if (live(b.postDocs[p]!)) n++;
+      return n;
+    }
+    if (mode === 'any') {
+      // Postings are in document order: a doc seen twice is counted once through a mark.
+      const seen = new Uint8Array(b.ids.length);
+      for (const { pos, end } of lists)
+        for (let p = pos; p < end; p++) {
+          const doc = b.postDocs[p]!;
+          if (seen[doc]) continue;
+          seen[doc] = 1;
+          if (live(doc)) n++;
+        }
+      return n;
+    }
+    lists.sort((x, y) => x.end - x.pos - (y.end - y.pos));
+    const lead = lists[0]!;
+    outer: for (let p = lead.pos; p < lead.end; p++) {
+      const doc = b.postDocs[p]!;
+      for (let i = 1; i < lists.length; i++) {
+        const c = lists[i]!;
+        while (c.pos < c.end && b.postDocs[c.pos]! < doc) c.pos++;
+        if (c.pos >= c.end) return n;
+        if (b.postDocs[c.pos]! !== doc) continue outer;
+      }
+      if (live(doc)) n++;
+    }
+    return n;
+  }
+
+  private countMutable(
+    mode: KeywordMode,
+    terms: number[],
+    accept: ((id: number) => boolean) | undefined,
+  ): number {
+    if (this.mutLive === 0) return 0;
+    const hits = new Map<number, number>();
+    for (const t of terms) {
+      const list = this.mutPostings.get(t);
+      if (!list) continue;
+      for (let p = 0; p < list.length; p += 2) {
+        const d = list[p]!;
+        if (!this.mutDeleted[d]) hits.set(d, (hits.get(d) ?? 0) + 1);
+      }
+    }
+    let n = 0;
+    for (const [d, h] of hits)
+      if ((mode === 'any' || h === terms.length) && (!accept || accept(this.mutIds[d]!))) n++;
+    return n;
+  }
+
   private termId(term: string): number {
     let t = this.termIds.get(term);
     if (t === undefined) {

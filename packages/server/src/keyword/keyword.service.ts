@@ -25,6 +25,17 @@ export interface KeywordSearcher {
     f?: SnippetFilter,
   ): Promise<{ id: number; bm25: number }[]>;
   keywordScores(match: string, ids: readonly number[]): Promise<Map<number, number>>;
+  /**
+   * Ranks offset..offset+limit of the listing by relevance (bm25, then id, best first) among
+   * the rows `f` lets through, and how many rows match (exact); null when the engine cannot
+   * answer it now (not ready, or a phrase): the store's FTS5 listing answers then.
+   */
+  keywordPage?(
+    match: string,
+    offset: number,
+    limit: number,
+    f: SnippetFilter,
+  ): Promise<{ ids: number[]; total: number } | null>;
 }
 
 /** FTS5 alone (the repository's bm25 SQL), for a SnippetService built without the engine. */
@@ -248,6 +259,27 @@ export class KeywordService implements KeywordSearcher {
     await this.sync();
     const hits = await this.call<KeywordHit[]>({ op: 'scores', match, ids: sortedIds(ids) });
     return new Map(hits.map((h) => [h.id, -h.score]));
+  }
+
+  async keywordPage(
+    match: string,
+    offset: number,
+    limit: number,
+    f: SnippetFilter,
+  ): Promise<{ ids: number[]; total: number } | null> {
+    if (!this.usable(match)) return null;
+    this.answered.engine++;
+    await this.sync();
+    const filtered = Object.values(f).some((v) => v !== undefined);
+    const accept = filtered ? sortedIds(this.deps.snippets.idsMatching(f)) : undefined;
+    const r = await this.call<{ hits: KeywordHit[]; total: number }>({
+      op: 'page',
+      match,
+      offset,
+      limit,
+      accept,
+    });
+    return { ids: r.hits.map((h) => h.id), total: r.total };
   }
 
   /** The engine answers this expression now (ready, and not a phrase). */

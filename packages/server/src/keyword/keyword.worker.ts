@@ -31,6 +31,7 @@ export type KeywordRequest =
   | { op: 'apply'; changes: KeywordChange[] }
   | { op: 'search'; match: string; k: number; accept?: Uint32Array }
   | { op: 'scores'; match: string; ids: Uint32Array }
+  | { op: 'page'; match: string; offset: number; limit: number; accept?: Uint32Array }
   | { op: 'save'; dir: string }
   | { op: 'verify'; dir: string }
   | { op: 'stats' };
@@ -160,6 +161,14 @@ function handle(req: KeywordRequest): unknown {
         req.k,
         accept ? (id) => inSorted(accept, id) : undefined,
       );
+    }
+    case 'page': {
+      // Ranks offset..offset+limit of the whole ranking, and how many rows it holds.
+      const ids = req.accept;
+      const accept = ids ? (id: number) => inSorted(ids, id) : undefined;
+      const q = parseMatch(req.match);
+      const hits = searchAccepting(q, req.offset + req.limit, accept).slice(req.offset);
+      return { hits, total: index.count(q, { accept }) };
     }
     case 'scores': {
       const ids = req.ids;

@@ -114,8 +114,8 @@ export class SnippetService {
   }
 
   /** The index's content screen: indexed snippets, newest first, each with its snippet_id. */
-  indexEntries(q: z.output<typeof IndexEntriesQuery>): IndexEntryList {
-    const page = this.list(
+  async indexEntries(q: z.output<typeof IndexEntriesQuery>): Promise<IndexEntryList> {
+    const page = await this.list(
       {
         page: q.page,
         per_page: q.per_page,
@@ -135,7 +135,7 @@ export class SnippetService {
    * A page of snippets, by `page` (an offset: its cost grows with the depth) or by a cursor of
    * a page before (a keyset seek: the same cost at any depth; by relevance, an offset too).
    */
-  list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): SnippetList {
+  async list(q: ListQuery, opts: { indexedOnly?: boolean } = {}): Promise<SnippetList> {
     const sort = listSort(q);
     const cursor = q.cursor;
     if (cursor && (cursor.sort !== sort || cursor.order !== q.order))
@@ -158,7 +158,9 @@ export class SnippetService {
       filter.match = match;
     }
     const at = listPosition(cursor, (q.page - 1) * q.per_page);
-    let page = this.deps.snippets.listPage(filter, sort, q.order, q.per_page, at);
+    let page =
+      (await this.rankedPage(filter, sort, q.order, q.per_page, at)) ??
+      this.deps.snippets.listPage(filter, sort, q.order, q.per_page, at);
     let shown = pageNo;
     const before = typeof at !== 'number' && 'before' in at;
     if (before && !page.more) {
@@ -205,6 +207,41 @@ export class SnippetService {
       per_page: q.per_page,
       next_cursor: next,
       prev_cursor: prev,
+    };
+  }
+
+  /**
+   * A page of a text search by relevance, best first, from the keyword engine: its ranking is
+   * the listing's (bm25, then newer first) and its total an exact count of the matches among
+   * the filtered rows. Null when FTS5 answers (the engine not ready, a phrase, worst first).
+   */
+  private async rankedPage(
+    filter: SnippetFilter,
+    sort: SnippetSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    at: SnippetPosition,
+  ) {
+    const keyword = this.deps.keyword;
+    const { match, ...rest } = filter;
+    if (sort !== 'relevance' || order !== 'desc' || !match || typeof at !== 'number') return null;
+    if (!keyword?.keywordPage) return null;
+    const others = Object.fromEntries(
+      Object.entries(rest).filter(([, v]) => v !== undefined && v !== false),
+    ) as SnippetFilter;
+    // One row past the page says whether there is more.
+    const ranked = await keyword.keywordPage(match, at, limit + 1, others);
+    if (!ranked) return null;
+    const rows = this.deps.snippets.findByIds(ranked.ids.slice(0, limit));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return {
+      rows: ranked.ids
+        .slice(0, limit)
+        .map((id) => byId.get(id))
+        .filter((r): r is SnippetRow => !!r),
+      total: ranked.total,
+      exact: true,
+      more: ranked.ids.length > limit,
     };
   }
 
