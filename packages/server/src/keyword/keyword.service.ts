@@ -1,17 +1,14 @@
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Logger } from '../logging.js';
 import type { ComponentHealth } from '@adam/contracts';
 import type { Db } from '../store/db.js';
 import type { SnippetFilter, SnippetRepository } from '../store/snippet.repository.js';
 import type { KeywordHit } from './keyword-index.js';
 import { parseMatch } from './keyword-query.js';
+import { startPool } from '../vector/recall.js';
 import type { KeywordChange, KeywordRequest } from './keyword.worker.js';
 
-const SELF = import.meta.url;
-const SOURCE_MODE = SELF.endsWith('.ts');
 /** Changes read from the log per step (texts included: a step stays a few MB). */
 const DRAIN_BATCH = 2000;
 /** Changes applied since the last save that make the next drain save (the log shrinks). */
@@ -91,21 +88,7 @@ export class KeywordService implements KeywordSearcher {
   }
 
   private get worker(): Piscina {
-    if (this.pool) return this.pool;
-    const filename = fileURLToPath(new URL(`./keyword.worker.${SOURCE_MODE ? 'ts' : 'js'}`, SELF));
-    this.pool = new Piscina({
-      filename,
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      ...(SOURCE_MODE && {
-        execArgv: [
-          '--import',
-          pathToFileURL(createRequire(SELF).resolve('tsx')).href,
-          '--conditions=adam-source',
-        ],
-      }),
-    });
+    this.pool ??= startPool('../keyword/keyword.worker');
     return this.pool;
   }
 

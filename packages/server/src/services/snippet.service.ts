@@ -89,6 +89,20 @@ function listPosition(cursor: SnippetCursor | undefined, offset: number): Snippe
 type ListQuery = z.output<typeof SnippetListQuery>;
 type SearchRequest = z.output<typeof SnippetSearchRequest>;
 
+/** A search's candidates by id, and the one for an id (made on first sight). */
+function candidateMap(): {
+  candidates: Map<number, SearchCandidate>;
+  candidate: (id: number) => SearchCandidate;
+} {
+  const candidates = new Map<number, SearchCandidate>();
+  const candidate = (id: number) => {
+    let c = candidates.get(id);
+    if (!c) candidates.set(id, (c = { id, keyword: null, vector: null, foundBy: [] }));
+    return c;
+  };
+  return { candidates, candidate };
+}
+
 export class SnippetService {
   private readonly deleter: SnippetDeleter;
   private exportsRunning = 0;
@@ -269,12 +283,7 @@ export class SnippetService {
     const filtered = Object.values(rowFilter).some((v) => v !== undefined);
     // Deeper lists than k, so that a snippet second on both sides can reach the top.
     const depth = req.mode === 'hybrid' ? Math.max(HYBRID_DEPTH, req.k * 2) : req.k;
-    const candidates = new Map<number, SearchCandidate>();
-    const candidate = (id: number) => {
-      let c = candidates.get(id);
-      if (!c) candidates.set(id, (c = { id, keyword: null, vector: null, foundBy: [] }));
-      return c;
-    };
+    const { candidates, candidate } = candidateMap();
 
     const match = req.mode === 'vector' ? null : ftsMatch(req.query, 'any');
     if (req.mode === 'vector' && isShortQuery(req.query)) {
@@ -293,11 +302,7 @@ export class SnippetService {
     let queryVector: Float32Array | null = null;
     if (req.mode !== 'keyword') {
       queryVector = (await this.deps.embedder.embed([req.query]))[0]!;
-      let allowed: ((key: number) => boolean) | undefined;
-      if (filtered) {
-        const ids = new Set(this.deps.snippets.idsMatching(rowFilter));
-        allowed = (key) => ids.has(key);
-      }
+      const allowed = this.allowedBy(rowFilter, filtered);
       const { hits } = await this.deps.index.search(
         queryVector,
         depth,
@@ -393,6 +398,16 @@ export class SnippetService {
     return fuseScores([...candidates.values()], weight, basis);
   }
 
+  /** The index's filter for a search's row filter (none when the search has no filter). */
+  private allowedBy(
+    rowFilter: SnippetFilter,
+    filtered: boolean,
+  ): ((key: number) => boolean) | undefined {
+    if (!filtered) return undefined;
+    const ids = new Set(this.deps.snippets.idsMatching(rowFilter));
+    return (key) => ids.has(key);
+  }
+
   /**
    * Vector mode for the queries people type (a few words, a question): the graph, built and
    * tuned on whole sentences, misses most of their exact top 10 (recall@10 0.21–0.83 at 200k,
@@ -406,12 +421,7 @@ export class SnippetService {
     rowFilter: SnippetFilter,
     filtered: boolean,
   ): Promise<{ candidate: SearchCandidate; score: number }[]> {
-    const candidates = new Map<number, SearchCandidate>();
-    const candidate = (id: number) => {
-      let c = candidates.get(id);
-      if (!c) candidates.set(id, (c = { id, keyword: null, vector: null, foundBy: [] }));
-      return c;
-    };
+    const { candidates, candidate } = candidateMap();
     const match = ftsMatch(req.query, 'any');
     const [keywordHits, queryVector] = await Promise.all([
       match
@@ -428,11 +438,7 @@ export class SnippetService {
       c.keyword = -h.bm25;
       c.foundBy.push('keyword');
     }
-    let allowed: ((key: number) => boolean) | undefined;
-    if (filtered) {
-      const ids = new Set(this.deps.snippets.idsMatching(rowFilter));
-      allowed = (key) => ids.has(key);
-    }
+    const allowed = this.allowedBy(rowFilter, filtered);
     const { hits } = await this.deps.index.search(
       queryVector,
       Math.max(SHORT_GRAPH_DEPTH, req.k),

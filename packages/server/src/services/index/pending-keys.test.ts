@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../../../test/fixtures/seeded-random.js';
 import { PendingKeys } from './pending-keys.js';
-
-/** A seeded generator: a failure replays the same sequence. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('PendingKeys', () => {
   it('keeps the count of unsaved vectors equal to a recount through adds, removes, saves and reloads', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const rnd = random(seed);
+      const rnd = rng(seed);
       const int = (n: number) => Math.floor(rnd() * n);
       // The index's keys, as IndexClient mirrors them; replaced by a reload.
       let index = new Set<number>();
