@@ -24,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { IndexService } from '../src/services/index.service.js';
+import { LiveIndex } from '../src/services/index/live-index.js';
 import { EXPORT_CONCURRENCY } from '../src/services/snippet.service.js';
 import { fixed, footer, header, mib, seconds, sharedModel, summarize, table } from './common.js';
 import { ensureExportData, EXPORT_ROWS } from './export-data.js';
@@ -144,7 +144,7 @@ function settledRss(): number {
 await sharedModel();
 const dataDir = await ensureExportData(ROWS);
 // The rows have no vectors: start-up reconciliation would embed all of them.
-IndexService.prototype.reconcile = () =>
+LiveIndex.prototype.reconcile = () =>
   Promise.resolve({
     total_disk: 0,
     total_index: 0,

@@ -33,7 +33,7 @@ import path from 'node:path';
 import { SnippetListQuery } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { IndexService } from '../src/services/index.service.js';
+import { LiveIndex } from '../src/services/index/live-index.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { listSort } from '../src/services/snippet.service.js';
 import { openDatabase } from '../src/store/db.js';
@@ -237,7 +237,7 @@ function oldQuery(adam: Adam, kind: Kind): void {
 await sharedModel();
 prepareData();
 // The rows have no vectors: start-up reconciliation would embed all of them.
-IndexService.prototype.reconcile = () =>
+LiveIndex.prototype.reconcile = () =>
   Promise.resolve({
     total_disk: 0,
     total_index: 0,

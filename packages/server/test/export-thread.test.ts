@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snippet } from '@adam/contracts';
-import { IndexService } from '../src/services/index.service.js';
+import { LiveIndex } from '../src/services/index/live-index.js';
 import { snippetPages } from '../src/services/snippet-pages.js';
 import { EXPORT_CHUNK_BYTES } from '../src/services/snippet-export.worker.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
@@ -88,7 +88,7 @@ beforeAll(async () => {
   await s.adam.reconciled;
   // The rows below are not in the vector index: the index's watch would see the store and the
   // index disagree and re-embed them while the test compares what it exports.
-  IndexService.prototype.reconcile = () =>
+  LiveIndex.prototype.reconcile = () =>
     Promise.resolve({
       total_disk: 0,
       total_index: 0,
