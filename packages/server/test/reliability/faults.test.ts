@@ -10,6 +10,7 @@ import { ARTICLES } from '../corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir, type TestServer } from '../helpers.js';
 import { spawnCli } from '../redis-helpers.js';
 import { until } from '../until.js';
+import { LiveIndex } from '../../src/services/index/live-index.js';
 
 let s: TestServer | undefined;
 const mounts: string[] = [];
@@ -111,10 +112,14 @@ describe('faults are visible and healed', () => {
     // The repair holds at its reconcile until the test lets it go: no race with its speed.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const reconcile = index.reconcile.bind(index);
-    const spy = vi.spyOn(index, 'reconcile').mockImplementation(async (opts) => {
+    // On the live index: its watch's repair calls its own reconcile, not the facade's.
+    const reconcile = LiveIndex.prototype.reconcile;
+    const spy = vi.spyOn(LiveIndex.prototype, 'reconcile').mockImplementation(async function (
+      this: LiveIndex,
+      opts,
+    ) {
       await held;
-      return reconcile(opts);
+      return reconcile.call(this, opts);
     });
     const indexDir = path.join(s.dataDir, 'index');
     fs.rmSync(indexDir, { recursive: true });
@@ -127,6 +132,7 @@ describe('faults are visible and healed', () => {
         'try the backup again once /health shows the index healthy',
     );
     await until(() => index.health().details?.repair, { what: 'the repair to start' });
+    await until(() => spy.mock.calls.length > 0, { what: 'the repair to reach its reconcile' });
     // The repair made the folder again, empty: still refused while it rebuilds.
     expect(fs.existsSync(indexDir)).toBe(true);
     const during = await s.api('/api/v1/admin/maintenance/backup', { key, method: 'POST' });
