@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
+import { dot } from '../src/pipeline/text.js';
+import { blobToVector } from '../src/services/index.service.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
 
 /**
@@ -46,15 +48,7 @@ async function cosines(query: string, ids: number[]): Promise<Map<number, number
     .all(...ids) as { id: number; embedding: Buffer }[];
   return new Map(
     rows.map((r) => {
-      const v = new Float32Array(
-        r.embedding.buffer.slice(
-          r.embedding.byteOffset,
-          r.embedding.byteOffset + r.embedding.byteLength,
-        ),
-      );
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * q![i]!;
-      return [r.id, dot];
+      return [r.id, dot(q!, blobToVector(r.embedding))];
     }),
   );
 }

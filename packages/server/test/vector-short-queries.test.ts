@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
+import { dot } from '../src/pipeline/text.js';
+import { blobToVector } from '../src/services/index.service.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
 
 /**
@@ -51,15 +53,7 @@ async function exactTop(query: string, k: number): Promise<{ id: number; cosine:
     .all() as { id: number; embedding: Buffer }[];
   return rows
     .map((r) => {
-      const v = new Float32Array(
-        r.embedding.buffer.slice(
-          r.embedding.byteOffset,
-          r.embedding.byteOffset + r.embedding.byteLength,
-        ),
-      );
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += v[i]! * q![i]!;
-      return { id: r.id, cosine: dot };
+      return { id: r.id, cosine: dot(q!, blobToVector(r.embedding)) };
     })
     .sort((a, b) => b.cosine - a.cosine || a.id - b.id)
     .slice(0, k);
