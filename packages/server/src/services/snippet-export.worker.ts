@@ -6,11 +6,11 @@
  * hands them over a chunk at a time when the server asks for one: the server only passes them to
  * the client. A client that stops reading stops the asking, hence the reading.
  */
-import os from 'node:os';
 import Database from 'better-sqlite3';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { ExportFormat } from '@adam/contracts';
 import { exportFile } from './export-file.js';
+import { lowerThisThreadPriority } from '../lib/thread-priority.js';
 import { SnippetRepository } from '../store/snippet.repository.js';
 import { missingIds, snippetPages } from './snippet-pages.js';
 
@@ -19,13 +19,6 @@ import { missingIds, snippetPages } from './snippet-pages.js';
  * small enough that the chunks in flight (one sent, one being written) stay a fraction of a MB.
  */
 export const EXPORT_CHUNK_BYTES = 256 * 1024;
-/**
- * The thread's nice value: an export is background work, and on a loaded machine the server's
- * thread (and the engine's) should win the CPU from it. Linux schedules threads apart, so this
- * lowers this thread only; elsewhere it would lower the whole process, and is not done.
- */
-const EXPORT_THREAD_NICE = 10;
-
 export type ExportTask =
   | {
       op: 'open';
@@ -58,13 +51,8 @@ let rowsRead = 0;
 
 function open(task: Extract<ExportTask, { op: 'open' }>): ExportOpened {
   finish();
-  if (process.platform === 'linux') {
-    try {
-      os.setPriority(EXPORT_THREAD_NICE);
-    } catch {
-      // not allowed here (a container's policy): the export runs at the server's priority
-    }
-  }
+  // Background work: on a loaded machine the server's thread (and the engine's) win the CPU.
+  lowerThisThreadPriority();
   db = new Database(task.dbFile, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   const repo = new SnippetRepository(db);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BACKGROUND_THREAD_NICE } from '../lib/thread-priority.js';
 import { checkpointStatsOf, openDatabase, type Db } from './db.js';
 import type { Migration } from './migrations/index.js';
 
@@ -149,6 +150,34 @@ describe('WAL checkpoints off the main thread', () => {
     expect(fs.statSync(wal).size).toBeLessThanOrEqual(limit);
     expect(rowsInMainFile(dir)).toBe(1000);
   });
+
+  // At nice 10 or more already, a thread cannot be seen lowered below the process.
+  it.skipIf(process.platform !== 'linux' || os.getPriority() >= BACKGROUND_THREAD_NICE)(
+    'copies at a lower priority than the server thread, which keeps its own',
+    async () => {
+      const nice = (task: string) =>
+        Number(
+          fs.readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')[16],
+        );
+      const mainNice = nice(String(process.pid));
+      const threadsBefore = new Set(fs.readdirSync('/proc/self/task'));
+      const dir = fresh();
+      const db = openDatabase(dir, schema, {
+        checkpointOffThread: { intervalMs: 20, minWalBytes: 0 },
+      });
+      open.push(db);
+      db.prepare('INSERT INTO rows (body) VALUES (?)').run(Buffer.alloc(1024));
+      const before = checkpointStatsOf(db)!.runs;
+      await vi.waitFor(() => expect(checkpointStatsOf(db)!.runs).toBeGreaterThan(before), WAIT);
+      // The checkpoint's thread is one of the threads started since; it alone was lowered.
+      const lowered = fs
+        .readdirSync('/proc/self/task')
+        .filter((t) => !threadsBefore.has(t))
+        .filter((t) => nice(t) === BACKGROUND_THREAD_NICE);
+      expect(lowered.length).toBeGreaterThanOrEqual(1);
+      expect(nice(String(process.pid))).toBe(mainNice);
+    },
+  );
 
   it('keeps the automatic checkpoint for connections without the option', () => {
     const db = openDatabase(fresh(), schema);

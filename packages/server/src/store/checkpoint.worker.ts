@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
+import { lowerThisThreadPriority } from '../lib/thread-priority.js';
 
 export interface CheckpointTask {
   dbFile: string;
@@ -46,6 +47,9 @@ export function checkpointTick(task: CheckpointTask): CheckpointResult[] {
   const bytes = walBytes(task.dbFile);
   if (bytes <= task.minWalBytes) return [];
   if (!db) {
+    // Housekeeping: a PASSIVE checkpoint holds no lock a writer waits on, so running it at a
+    // lower priority delays only the copy, never the server (no priority inversion).
+    lowerThisThreadPriority();
     db = new Database(task.dbFile, { fileMustExist: true });
     // Never wait on a reader: what it holds back is copied on a later tick.
     db.pragma('busy_timeout = 0');
