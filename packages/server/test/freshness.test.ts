@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Job } from '@adam/contracts';
 import { syncOne } from '../src/jobs/sync-sources.job.js';
 import { SafeFetcher } from '../src/scraping/safe-fetcher.js';
 import { ARTICLES } from './corpus.js';
@@ -30,28 +29,10 @@ describe('keeping web sources fresh', () => {
   let counter: EngineCounter;
 
   const api = (p: string, method = 'GET', body?: unknown) => setup.api(p, method, body);
-  const snippetsOf = (url: string) =>
-    s.adam.db
-      .prepare('SELECT id, text FROM snippets WHERE source_url = ? ORDER BY id')
-      .all(url) as { id: number; text: string }[];
+  const snippetsOf = (url: string) => setup.snippetsOf(url);
 
-  async function ingest(path: string): Promise<number> {
-    const url = `${site.url}${path}`;
-    const r = await api('/sources/process', 'POST', { urls: [url] });
-    expect(r.status).toBe(200);
-    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
-    expect(job.status).toBe('completed');
-    const list = await api(`/sources/list?search=${encodeURIComponent(path)}`);
-    return list.body.sources.find((x: { url: string }) => x.url === url).id as number;
-  }
-
-  async function sync(id: number): Promise<{ job: Job; last: Record<string, unknown> }> {
-    const r = await api(`/sources/${id}/sync`, 'POST');
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
-    const h = await api(`/sources/${id}/syncs`);
-    return { job, last: h.status === 200 ? h.body.syncs[0] : {} };
-  }
+  const ingest = (path: string) => setup.ingest(path);
+  const sync = (id: number) => setup.sync(id);
 
   beforeAll(async () => {
     setup = await startFreshnessSetup();
@@ -357,7 +338,9 @@ describe('sync schedules across a restart', () => {
       await s.close();
       await site.close();
     }
-  });
+    // Two servers started and stopped in turn, each with its engine threads: on a loaded 2-core
+    // machine that alone came near the default 30 s.
+  }, 120_000);
 });
 
 describe('a sync that cannot reach its page in time', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlSync, Job } from '@adam/contracts';
+import type { CrawlSync } from '@adam/contracts';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { SEGMENTATION_VERSION } from '../src/pipeline/segmentation-version.js';
 import { startCrawlSite, type CrawlSite } from './fixtures/crawl-site.js';
@@ -25,30 +25,12 @@ describe('re-segmenting on sync', () => {
   let counter: EngineCounter;
 
   const api = (p: string, method = 'GET', body?: unknown) => setup.api(p, method, body);
-  const snippetsOf = (url: string) =>
-    s.adam.db
-      .prepare('SELECT id, text FROM snippets WHERE source_url = ? ORDER BY id')
-      .all(url) as { id: number; text: string }[];
+  const snippetsOf = (url: string) => setup.snippetsOf(url);
   const segmentationOf = (id: number) =>
     s.adam.db.prepare('SELECT segmentation FROM sources WHERE id = ?').pluck().get(id) as number;
 
-  async function ingest(path: string): Promise<number> {
-    const url = `${site.url}${path}`;
-    const r = await api('/sources/process', 'POST', { urls: [url] });
-    expect(r.status).toBe(200);
-    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
-    expect(job.status).toBe('completed');
-    const list = await api(`/sources/list?search=${encodeURIComponent(path)}`);
-    return list.body.sources.find((x: { url: string }) => x.url === url).id as number;
-  }
-
-  async function sync(id: number): Promise<{ job: Job; last: Record<string, unknown> }> {
-    const r = await api(`/sources/${id}/sync`, 'POST');
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const job = await s.adam.services.jobs.waitForEnd(r.body.job_id, 60_000);
-    const h = await api(`/sources/${id}/syncs`);
-    return { job, last: h.status === 200 ? h.body.syncs[0] : {} };
-  }
+  const ingest = (path: string) => setup.ingest(path);
+  const sync = (id: number) => setup.sync(id);
 
   beforeAll(async () => {
     setup = await startFreshnessSetup();
