@@ -7,47 +7,44 @@
  * table and its triggers are used), vectors through IndexService.reconcile (the built-in
  * embedder, the real HNSW index), and every query runs through SnippetService.search, the code
  * behind POST /snippets/search, with k = 10. Figures: nDCG@10, recall@10 and MRR@10 per mode,
- * then every fusion method side by side on the same completed candidates (each side's 50 best,
- * with the other side's score), over the whole set and over its even and odd halves (the split
- * check), and the kept fusion once more with a useless vector side (cosines permuted).
+ * then every fusion method side by side on the same completed candidates (each side's 100 best,
+ * with the other side's score: relevance/candidates.ts), over the whole set and over its even and
+ * odd halves (the split check), and the kept fusion once more with a useless vector side (cosines
+ * permuted). Last, one summary: per set, keyword, vector, hybrid before (the first cut of issue
+ * 25) and after (fuseScores today), nDCG@10 and MRR@10, whole set and halves.
  *
  * Sets: "readme" (bench/relevance/: passages of the npm packages' READMEs and questions written
  * to share few words with their answers), "eval" (the embedder's own evaluation set,
  * src/embedding/eval/) and "paraphrase" (relevance/paraphrase-set.ts: ten topics asked in other
- * words, among the README passages). The reference is plain bm25 with every word OR'ed and no
+ * words, among the README passages) and "short" (relevance/short-set.ts: one word or a few
+ * misspelt words on the same ten topics; never used to tune). The reference is plain bm25 with every word OR'ed and no
  * stemming or stop words, measured on an unstemmed FTS5 table in the same run.
  *
- * The kept fusion (hybrid-search.ts fuseScores: bm25 scaled by the best and weighed by the
- * keyword side's strength against terms × ln N, plus the absolute cosine) has one constant,
- * STRENGTH_REFERENCE, chosen on "readme" and "eval" with the default weight 0.4; the other
- * methods (the old max-scaled sum, min–max, z-scores, reciprocal rank fusion) lose on one set
- * or another (see the tables).
+ * The kept fusion (services/fusion.ts fuseScores: (1 − w) × (strength × bm25 / best)² + w ×
+ * cosine) has two choices, the strength's reference (0.5 × terms × ln N) and the square, made on
+ * the even halves of "readme", "eval" and "paraphrase" with the default weight 0.4 (the odd
+ * halves and "short" are the check); the other methods (the first cut, the old max-scaled sum,
+ * min–max, z-scores, reciprocal rank fusion) lose on one set or another (see the tables).
  */
-import path from 'node:path';
 import { DEFAULT_PROCESSING_SETTINGS, type SearchMode } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
-import { EVAL_SET, scoreRankings, type EvalSet } from '../src/embedding/eval/evaluate.js';
+import { scoreRankings, type EvalResult, type EvalSet } from '../src/embedding/eval/evaluate.js';
 import { createLogger, LogSink } from '../src/logging.js';
 import { EventBus } from '../src/lib/event-bus.js';
-import { dot } from '../src/embedding/embedder.js';
-import { ftsMatch, queryWords, type SearchCandidate } from '../src/services/hybrid-search.js';
-import { blobToVector, IndexService } from '../src/services/index.service.js';
-import { textHash } from '../src/pipeline/segment-key.js';
+import { queryWords, type SearchCandidate } from '../src/services/hybrid-search.js';
 import { SnippetService } from '../src/services/snippet.service.js';
-import { openDatabase } from '../src/store/db.js';
-import { SnippetRepository } from '../src/store/snippet.repository.js';
-import { loadReadmeSet } from './relevance/readme-set.js';
-import { loadParaphraseSet } from './relevance/paraphrase-set.js';
-import { kept, maxScaled, minMax, rrf, zScore, type Fusion } from './relevance/fusion-variants.js';
+import { completedCandidates, openRelevanceStore } from './relevance/candidates.js';
 import {
-  BENCH_MODEL_ROOT,
-  footer,
-  header,
-  removeDir,
-  sharedModel,
-  table,
-  tempDataDir,
-} from './common.js';
+  firstCut,
+  kept,
+  maxScaled,
+  minMax,
+  rrf,
+  zScore,
+  type Fusion,
+} from './relevance/fusion-variants.js';
+import { RELEVANCE_SETS } from './relevance/sets.js';
+import { BENCH_MODEL_ROOT, footer, header, sharedModel, table } from './common.js';
 
 header('relevance: keyword, vector and hybrid search through SnippetService.search');
 const started = performance.now();
@@ -62,41 +59,10 @@ const DEFAULT_WEIGHT = DEFAULT_PROCESSING_SETTINGS.search_vector_weight;
 
 async function evaluateSet(name: string, set: EvalSet): Promise<void> {
   console.log(`\n## ${name}: ${set.docs.length} documents, ${set.queries.length} queries\n`);
-  const dataDir = tempDataDir(`adam-bench-relevance-${name}-`);
-  const db = openDatabase(dataDir);
-  const repo = new SnippetRepository(db);
-  const ids = repo.insertMany(
-    set.docs.map((d) => ({
-      text: d.text,
-      text_hash: textHash(d.text),
-      theme: 'general',
-      quality_score: 0.5,
-      language: null,
-      word_count: d.text.split(/\s+/).length,
-      size_bytes: Buffer.byteLength(d.text, 'utf8'),
-      source_title: d.id,
-      source_url: null,
-      job_id: null,
-      metadata: '{}',
-      embedding: null,
-      embedder_id: null,
-    })),
-  );
-  const docIdOf = new Map<number, string>();
-  ids.forEach((id, i) => {
-    if (id === null) throw new Error(`${name} document ${set.docs[i]!.id} is a duplicate`);
-    docIdOf.set(id, set.docs[i]!.id);
-  });
+  const store = await openRelevanceStore(name, set, embedder);
+  const { db, repo, index, docIdOf } = store;
   const log = createLogger({ level: 'warn', sink: new LogSink(), stdout: false });
   const bus = new EventBus();
-  const index = new IndexService({
-    dir: path.join(dataDir, 'index'),
-    snippets: repo,
-    embedder,
-    log,
-    bus,
-  });
-  await index.reconcile();
   const weight = DEFAULT_WEIGHT;
   const service = new SnippetService({
     snippets: repo,
@@ -176,35 +142,9 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
     );
     console.log();
   }
-  // Every fusion on the same candidates: each side's 50 best, completed with the other side's
-  // score (bm25 from FTS5, cosine from the stored vector), so only the fusion differs.
-  const candidateLists: SearchCandidate[][] = [];
-  for (const q of set.queries) {
-    const cands = new Map<number, SearchCandidate>();
-    const get = (id: number) => {
-      let c = cands.get(id);
-      if (!c) cands.set(id, (c = { id, keyword: null, vector: null, foundBy: [] }));
-      return c;
-    };
-    const match = ftsMatch(q.text, 'any');
-    if (match)
-      for (const h of repo.keywordSearch(match, 50)) {
-        get(h.id).keyword = -h.bm25;
-        get(h.id).foundBy.push('keyword');
-      }
-    const qv = (await embedder.embed([q.text]))[0]!;
-    for (const h of (await index.search(qv, 50, `fusion\u0000${q.text}`)).hits) {
-      get(h.key).vector = h.similarity;
-      get(h.key).foundBy.push('vector');
-    }
-    const all = [...cands.keys()];
-    for (const [id, e] of repo.embeddings(all))
-      if (e.embedding && cands.get(id)!.vector === null)
-        cands.get(id)!.vector = dot(qv, blobToVector(e.embedding));
-    if (match)
-      for (const [id, bm25] of repo.keywordScores(match, all)) cands.get(id)!.keyword = -bm25;
-    candidateLists.push([...cands.values()]);
-  }
+  // Every fusion on the same candidates: each side's CANDIDATE_DEPTH best, completed with the
+  // other side's score (bm25 from FTS5, cosine from the stored vector), so only the fusion differs.
+  const candidateLists = await completedCandidates(store, set, embedder, CANDIDATE_DEPTH);
   const half = (parity: number) => ({
     docs: set.docs,
     queries: set.queries.filter((_q, i) => i % 2 === parity),
@@ -226,6 +166,7 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
           .sort((a, b) => b.vector! - a.vector! || a.id - b.id)
           .map((x) => x.id),
     ],
+    ...[0.4].map((w): [string, Fusion] => [`first cut (before), w ${w}`, firstCut(w)]),
     ...[0.2, 0.3, 0.4, 0.5].map((w): [string, Fusion] => [
       `old: max-scaled sum, w ${w}`,
       maxScaled(w),
@@ -241,8 +182,10 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
       `new, w ${w}, vector side shuffled`,
       (c, ctx) => kept(w)(shuffledVectors(c), ctx),
     ]),
+    ['first cut, w 0.4, vector side shuffled', (c, ctx) => firstCut(0.4)(shuffledVectors(c), ctx)],
     ['old, w 0.4, vector side shuffled', (c, ctx) => maxScaled(0.4)(shuffledVectors(c), ctx)],
   ];
+  const byLabel = new Map<string, [EvalResult, EvalResult, EvalResult]>();
   const fusionRows = fusions.map(([label, fuse]) => {
     const out = candidateLists.map((c, i) =>
       fuse(c, { query: set.queries[i]!.text, documents: set.docs.length }).map((id) =>
@@ -252,6 +195,7 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
     const whole = scoreRankings(set, (_q, i) => out[i]!);
     const even = scoreRankings(half(0), (_q, i) => out[i * 2]!);
     const odd = scoreRankings(half(1), (_q, i) => out[i * 2 + 1]!);
+    byLabel.set(label, [whole, even, odd]);
     return [
       label,
       whole.ndcg10.toFixed(3),
@@ -272,12 +216,38 @@ async function evaluateSet(name: string, set: EvalSet): Promise<void> {
     ],
     fusionRows,
   );
-  db.close();
-  removeDir(dataDir);
+  store.close();
+  const cell = (label: string) => {
+    const [whole, even, odd] = byLabel.get(label)!;
+    return `${whole.ndcg10.toFixed(3)} (${even.ndcg10.toFixed(3)}/${odd.ndcg10.toFixed(3)}) ${whole.mrr10.toFixed(3)}`;
+  };
+  summary.push([
+    name,
+    cell('keyword only'),
+    cell('vector only'),
+    cell(`first cut (before), w ${DEFAULT_WEIGHT}`),
+    cell(`new (kept), w ${DEFAULT_WEIGHT}`),
+    `${hybrid.ndcg10.toFixed(3)} ${hybrid.mrr10.toFixed(3)}`,
+  ]);
 }
 
-await evaluateSet('readme', loadReadmeSet());
-await evaluateSet('eval', EVAL_SET);
-await evaluateSet('paraphrase', loadParaphraseSet());
+/** Each side's best this many enter the fusion tables (the service's own depth may differ). */
+const CANDIDATE_DEPTH = 100;
+const summary: string[][] = [];
+for (const [name, load] of RELEVANCE_SETS) await evaluateSet(name, load());
+console.log(
+  `\n## Summary: nDCG@10 (even half/odd half) MRR@10, vector weight ${DEFAULT_WEIGHT}, same candidates\n`,
+);
+table(
+  [
+    'set',
+    'keyword',
+    'vector',
+    'hybrid before (first cut)',
+    'hybrid after (fuseScores)',
+    'hybrid through the service: nDCG MRR',
+  ],
+  summary,
+);
 console.log();
 footer(started);

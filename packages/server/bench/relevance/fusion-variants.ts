@@ -84,6 +84,28 @@ export function minMax(w: number): Fusion {
   };
 }
 
+/**
+ * The first cut of issue 25 (session 35): (1 − w) × strength × bm25 / best + w × cosine, the
+ * keyword evidence linear and the strength's reference at 0.75 × terms × ln N — "before".
+ */
+export function firstCut(w: number): Fusion {
+  return (cands, ctx) => {
+    const match = ftsMatch(ctx.query, 'any');
+    const terms = match ? match.split(' OR ').length : 0;
+    const best = Math.max(0, ...cands.map((c) => c.keyword ?? 0));
+    const strength = Math.min(
+      1,
+      best / (0.75 * Math.max(1, terms) * Math.log(Math.max(3, ctx.documents))),
+    );
+    return byScore(
+      cands,
+      (c) =>
+        (best > 0 ? ((1 - w) * strength * Math.max(0, c.keyword ?? 0)) / best : 0) +
+        w * Math.max(0, c.vector ?? 0),
+    );
+  };
+}
+
 /** The kept method (hybrid-search.ts fuseScores) with a given vector weight. */
 export function kept(w: number): Fusion {
   return (cands, ctx) => {
