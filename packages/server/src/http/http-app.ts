@@ -7,8 +7,6 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -22,6 +20,7 @@ import { registerFaithfulTextGuard } from './faithful-text.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { registerSecurityHeaders, withSecurityHeaders } from './security-headers.js';
 import { closedDuringRestore } from './restore-gate.js';
+import { deferYamlForSwagger } from './lazy-yaml.js';
 
 /**
  * The Fastify instance with what every route shares: zod schemas, the error mapping, the
@@ -62,6 +61,13 @@ export async function createHttpApp(opts: {
 
   await app.register(fastifyCookie);
   registerCrossSiteGuard(app, opts.allowedOrigins);
+  // Imported here, not above: the yaml package they require is first replaced by one that loads
+  // at the YAML document's first request (lazy-yaml.ts).
+  deferYamlForSwagger();
+  const [{ default: fastifySwagger }, { default: fastifySwaggerUi }] = await Promise.all([
+    import('@fastify/swagger'),
+    import('@fastify/swagger-ui'),
+  ]);
   await app.register(fastifySwagger, {
     openapi: {
       info: {

@@ -10,13 +10,14 @@ const SOURCE_MODE = SELF.endsWith('.ts');
  * A one-thread pool (piscina) running a module of this folder, from the compiled .js or from the
  * .ts sources (vitest, tsx; piscina's own .js entry then imports the .ts through tsx's loader,
  * which Node 20 does not apply to a worker's entry file). One thread runs its tasks in the order
- * they were sent.
+ * they were sent. The thread starts at the pool's first task and then stays (idleTimeout
+ * Infinity): a pool made while the server starts costs nothing before it listens.
  */
 export function startPool(base: string): Piscina {
   const filename = fileURLToPath(new URL(`./${base}.${SOURCE_MODE ? 'ts' : 'js'}`, SELF));
   return new Piscina({
     filename,
-    minThreads: 1,
+    minThreads: 0,
     maxThreads: 1,
     idleTimeout: Infinity,
     ...(SOURCE_MODE && {
