@@ -1,7 +1,9 @@
 /**
  * Vector search for the queries people type (not a test: prints figures, asserts nothing).
  *
- *   npx tsx --conditions=adam-source bench/vector-queries.bench.ts [rows]   (default 1M)
+ *   npx tsx --conditions=adam-source bench/vector-queries.bench.ts [rows] [dir] [grid]   (default 1M)
+ *
+ * `dir`: a copy of the data dir to run on (the app writes to the one it opens).
  *
  * Data: bench/data-1m.ts (real snippets, their vectors, the saved index; built once under /tmp).
  * The real app is started on that directory. Five kinds of query, none cut from a row (fixture
@@ -16,11 +18,17 @@
  */
 import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
+import { ftsMatch, queryWords } from '../src/services/hybrid-search.js';
 import { loadConfig } from '../src/config.js';
 import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
 import { ensureMillion } from './data-1m.js';
 
 const ROWS = Number(process.argv[2]) || undefined;
+const DIR = process.argv[3] || undefined;
+/** `grid` as the third argument: only the short path's candidate table. */
+const GRID_ONLY = process.argv[4] === 'grid' || process.argv[4] === 'refine';
+/** `refine`: only the second graph search from the first answer's centroid (below). */
+const REFINE_ONLY = process.argv[4] === 'refine';
 const K = 10;
 /** Queries of each kind for recall and queries/s, and others for HTTP. */
 const PER_KIND = 100;
@@ -28,7 +36,7 @@ const HTTP_PER_KIND = 40;
 
 const benchStarted = performance.now();
 header('vector-queries: vector search for the queries people type');
-const data = await ensureMillion(ROWS ? { rows: ROWS } : {});
+const data = await ensureMillion({ ...(ROWS && { rows: ROWS }), ...(DIR && { dir: DIR }) });
 console.log(`data: ${data.rows.toLocaleString('en')} snippets in ${data.dir}`);
 
 const STOP = new Set(
@@ -57,8 +65,9 @@ const commonWords = new Set(
     .slice(0, 400)
     .map(([w]) => w),
 );
-// Rare: long, and at most twice in the sample (possibly never: then rare in the data too).
-const isRare = (w: string) => isContent(w) && w.length >= 6 && (freq.get(w) ?? 0) <= 2;
+/** Rare: in 1–20 of the data's snippets by the keyword engine's count (rareWords, below). */
+const rareWords = new Set<string>();
+const isRare = (w: string) => rareWords.has(w);
 
 type Kind = 'one rare word' | 'two common words' | 'three words' | 'question' | 'sentence';
 const KINDS: Kind[] = ['one rare word', 'two common words', 'three words', 'question', 'sentence'];
@@ -120,6 +129,26 @@ const login = await fetch(`${base}/auth/login`, {
 const { api_key: apiKey } = (await login.json()) as { api_key: string };
 
 console.log(`server up, keyword engine ready, ${seconds(performance.now() - benchStarted)}`);
+// The fixture's vocabulary is small: its words are common or absent, so a rare word is found by
+// asking the keyword engine how many snippets hold each word of the query pages (names, numbers).
+{
+  const seen = new Set<string>();
+  for (let page = data.lastPage + 20_000; page < data.lastPage + 20_400; page++)
+    for (const s of pageSentences(page).sentences)
+      for (const w of wordsOf(s.toLowerCase()))
+        if (w.length >= 4 && !STOP.has(w) && !commonWords.has(w)) seen.add(w);
+  for (const w of seen) {
+    const match = ftsMatch(w, 'any');
+    if (!match) continue;
+    const n = (await keyword.keywordSearch(match, 21, {})).length;
+    if (n >= 1 && n <= 20) rareWords.add(w);
+  }
+  // Words of letters when there are enough of them: a number is a rarer thing to type.
+  const letters = [...rareWords].filter((w) => /^\p{L}+$/u.test(w));
+  if (letters.length >= 20)
+    for (const w of rareWords) if (!letters.includes(w)) rareWords.delete(w);
+  console.log(`rare words (1–20 snippets hold them): ${rareWords.size} of ${seen.size} tried`);
+}
 const vectors = data.readVectors();
 const dim = data.dimension;
 const all = queries(PER_KIND + HTTP_PER_KIND, data.lastPage + 20_000);
@@ -132,7 +161,7 @@ const service = adam.services.snippets;
 for (const q of all.sentence.slice(-5))
   await service.search({ query: `${q} warm`, k: K, mode: 'vector' });
 
-for (const kind of KINDS) {
+for (const kind of GRID_ONLY ? [] : KINDS) {
   const qs = all[kind].slice(0, PER_KIND);
   if (qs.length === 0) continue;
   const vecs = await engine.embed(qs);
@@ -212,5 +241,173 @@ table(
 );
 console.log(`\nmode vector over HTTP (${HTTP_PER_KIND} other queries a kind), ms:`);
 table(['queries', 'HTTP p50', 'HTTP p95', 'latency_ms p50 (server)', 'in process p50'], httpRows);
+
+// The short path's candidates, tuned here: recall@10 of the exact rerank over the graph's top G
+// ∪ the keyword engine's top N (match any), and what each side costs on one thread.
+const GRAPH_DEPTHS = [0, 50, 100, 200];
+const KEYWORD_DEPTHS = [0, 50, 100, 200, 300];
+const norm = (v: Float32Array, at = 0) => {
+  let s = 0;
+  for (let i = 0; i < dim; i++) s += v[at + i]! * v[at + i]!;
+  return Math.sqrt(s);
+};
+const cosine = (q: Float32Array, qn: number, id: number) => {
+  const at = (id - 1) * dim;
+  let s = 0;
+  for (let i = 0; i < dim; i++) s += q[i]! * vectors[at + i]!;
+  return s / (qn * norm(vectors, at) || 1);
+};
+const gridRows: (string | number)[][] = [];
+const costRows: (string | number)[][] = [];
+for (const kind of REFINE_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
+  const qs = all[kind].slice(0, PER_KIND);
+  if (qs.length === 0) continue;
+  const vecs = await engine.embed(qs);
+  const flat = new Float32Array(qs.length * dim);
+  vecs.forEach((v, i) => flat.set(v, i * dim));
+  const exact = usearch.exactSearch(
+    vectors,
+    flat,
+    dim,
+    K,
+    usearch.MetricKind.Cos,
+    0,
+  ) as InstanceType<typeof usearch.BatchMatches>;
+  const truth = qs.map((_, i) => new Set(Array.from(exact.get(i).keys, (r) => Number(r) + 1)));
+  const graphMs = new Map<number, number>();
+  const keywordMs = new Map<number, number>();
+  const graphTop: number[][] = [];
+  const keywordTop: number[][] = [];
+  const allTop: number[][] = [];
+  for (const g of GRAPH_DEPTHS.filter((g) => g > 0)) {
+    const t = performance.now();
+    for (const [i, v] of vecs.entries()) {
+      const { hits } = await adam.services.index.search(v, g, `grid-${kind}-${g}-${i}`);
+      if (g === Math.max(...GRAPH_DEPTHS)) graphTop[i] = hits.map((h) => h.key);
+    }
+    graphMs.set(g, (performance.now() - t) / qs.length);
+  }
+  for (const n of KEYWORD_DEPTHS.filter((n) => n > 0)) {
+    const t = performance.now();
+    for (const [i, q] of qs.entries()) {
+      const match = ftsMatch(q, 'any');
+      const hits = match ? await keyword.keywordSearch(match, n, {}) : [];
+      if (n === Math.max(...KEYWORD_DEPTHS)) keywordTop[i] = hits.map((h) => h.id);
+    }
+    keywordMs.set(n, (performance.now() - t) / qs.length);
+  }
+  for (const [i, q] of qs.entries()) {
+    const match = queryWords(q).length > 1 ? ftsMatch(q, 'all') : null;
+    allTop[i] = match ? (await keyword.keywordSearch(match, 300, {})).map((h) => h.id) : [];
+  }
+  const variants: [number, number, number][] = [];
+  for (const g of GRAPH_DEPTHS)
+    for (const n of KEYWORD_DEPTHS) if (g || n) variants.push([g, n, 0]);
+  for (const a of [100, 300]) for (const n of [0, 100, 300]) variants.push([50, n, a]);
+  for (const [g, n, a] of variants) {
+    let recall = 0;
+    for (const [i, q] of vecs.entries()) {
+      const ids = new Set([
+        ...graphTop[i]!.slice(0, g),
+        ...keywordTop[i]!.slice(0, n),
+        ...allTop[i]!.slice(0, a),
+      ]);
+      const qn = norm(q);
+      const top = [...ids]
+        .map((id) => ({ id, s: cosine(q, qn, id) }))
+        .sort((a, b) => b.s - a.s || a.id - b.id)
+        .slice(0, K);
+      recall += top.filter((x) => truth[i]!.has(x.id)).length / K;
+    }
+    gridRows.push([kind, g, n, a, fixed(recall / qs.length, 3)]);
+  }
+  costRows.push([
+    kind,
+    ...GRAPH_DEPTHS.filter((g) => g > 0).map((g) => fixed(graphMs.get(g)!, 2)),
+    ...KEYWORD_DEPTHS.filter((n) => n > 0).map((n) => fixed(keywordMs.get(n)!, 2)),
+  ]);
+}
+console.log(
+  `\nshort path candidates: recall@${K} of the exact rerank over graph top G ∪ keyword top N:`,
+);
+table(['queries', 'G', 'N (any)', 'N (all words)', 'recall'], gridRows);
+console.log('\nms a query on one thread, graph top G / keyword top N:');
+table(
+  [
+    'queries',
+    ...GRAPH_DEPTHS.filter((g) => g > 0).map((g) => `graph ${g}`),
+    ...KEYWORD_DEPTHS.filter((n) => n > 0).map((n) => `keyword ${n}`),
+  ],
+  costRows,
+);
+
+// A second graph search from the centroid of the first answer's top m (graph top 50 ∪ keyword
+// top by the query's words, exact rerank): the graph walks well from inside the answer's
+// neighbourhood, where it starts badly from a short query's vector.
+const refineRows: (string | number)[][] = [];
+const keywordDepth = (words: number) => (words <= 2 ? 300 : words === 3 ? 100 : 50);
+for (const kind of KINDS.filter((k) => k !== 'sentence')) {
+  const qs = all[kind].slice(0, PER_KIND);
+  if (qs.length === 0) continue;
+  const vecs = await engine.embed(qs);
+  const flat = new Float32Array(qs.length * dim);
+  vecs.forEach((v, i) => flat.set(v, i * dim));
+  const exact = usearch.exactSearch(
+    vectors,
+    flat,
+    dim,
+    K,
+    usearch.MetricKind.Cos,
+    0,
+  ) as InstanceType<typeof usearch.BatchMatches>;
+  const truth = qs.map((_, i) => new Set(Array.from(exact.get(i).keys, (r) => Number(r) + 1)));
+  const rerank = (q: Float32Array, ids: Iterable<number>) => {
+    const qn = norm(q);
+    return [...new Set(ids)]
+      .map((id) => ({ id, s: cosine(q, qn, id) }))
+      .sort((a, b) => b.s - a.s || a.id - b.id)
+      .slice(0, K);
+  };
+  const sums = { base: 0, m1: 0, m3: 0, m10: 0 };
+  for (const [i, q] of qs.entries()) {
+    const v = vecs[i]!;
+    const match = ftsMatch(q, 'any');
+    const kw = match
+      ? (await keyword.keywordSearch(match, keywordDepth(queryWords(q).length), {})).map(
+          (h) => h.id,
+        )
+      : [];
+    const graph = (await adam.services.index.search(v, 50, `rf-${kind}-${i}`)).hits.map(
+      (h) => h.key,
+    );
+    const first = rerank(v, [...graph, ...kw]);
+    const hit = (top: { id: number }[]) => top.filter((x) => truth[i]!.has(x.id)).length / K;
+    sums.base += hit(first);
+    for (const m of [1, 3, 10] as const) {
+      const c = new Float32Array(dim);
+      for (const { id } of first.slice(0, m)) {
+        const at = (id - 1) * dim;
+        const n = norm(vectors, at) || 1;
+        for (let d = 0; d < dim; d++) c[d]! += vectors[at + d]! / n;
+      }
+      const second = (await adam.services.index.search(c, 50, `rf2-${kind}-${m}-${i}`)).hits.map(
+        (h) => h.key,
+      );
+      sums[`m${m}`] += hit(rerank(v, [...graph, ...kw, ...second]));
+    }
+  }
+  const n = qs.length;
+  refineRows.push([
+    kind,
+    fixed(sums.base / n, 3),
+    fixed(sums.m1 / n, 3),
+    fixed(sums.m3 / n, 3),
+    fixed(sums.m10 / n, 3),
+  ]);
+}
+console.log(
+  `\nrecall@${K}: graph 50 ∪ keyword, then a second graph top 50 from the centroid of the first top m:`,
+);
+table(['queries', 'first', 'm 1', 'm 3', 'm 10'], refineRows);
 await adam.app.close();
 footer(benchStarted);

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { dot } from '../src/pipeline/text.js';
 import { blobToVector } from '../src/services/index.service.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
+import { until } from './until.js';
 
 /**
  * Vector search for the queries people type (one or two words): the answer is the exact top 10
@@ -90,4 +91,36 @@ describe('vector search for short queries', () => {
       for (const [i, x] of results.entries()) expect(x.similarity).toBeCloseTo(exact[i]!.cosine, 3);
     });
   }
+
+  it('asks the keyword engine and the graph at once, not one after the other', async () => {
+    // Each side is held until the other has been asked: one after the other never gets there.
+    const asked: string[] = [];
+    const { keyword, index } = s.adam.services;
+    const keywordSearch = keyword.keywordSearch.bind(keyword);
+    const graphSearch = index.search.bind(index);
+    const spies = [
+      vi.spyOn(keyword, 'keywordSearch').mockImplementation(async (...a) => {
+        asked.push('keyword');
+        await until(() => asked.includes('graph'), { what: 'the graph asked' });
+        return keywordSearch(...a);
+      }),
+      vi.spyOn(index, 'search').mockImplementation(async (...a) => {
+        asked.push('graph');
+        await until(() => asked.includes('keyword'), { what: 'the keyword engine asked' });
+        return graphSearch(...a);
+      }),
+    ];
+    try {
+      const r = await s.api('/api/v1/snippets/search', {
+        method: 'POST',
+        key,
+        body: { query: 'coral reef', mode: 'vector', k: 10 },
+      });
+      expect(r.status).toBe(200);
+      expect(asked.sort()).toEqual(['graph', 'keyword']);
+      expect(r.body.results).toHaveLength(10);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
 });
