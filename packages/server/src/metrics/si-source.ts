@@ -1,6 +1,15 @@
 import os from 'node:os';
-import si from 'systeminformation';
+import type { Systeminformation } from 'systeminformation';
 import type { CpuTicks, NetCounters, Reading, ReadingSource } from './reading.js';
+
+type Si = typeof import('systeminformation');
+let loading: Promise<Si> | null = null;
+/**
+ * Loaded at the first reading, not with the server: its ~25 modules cost 0.1-0.5 s of a start,
+ * and a Linux server (ProcSource) never reads through it.
+ */
+const systeminformation = (): Promise<Si> =>
+  (loading ??= import('systeminformation').then((m) => ('default' in m ? m.default : m) as Si));
 
 /**
  * Figures whose systeminformation call spawns heavy commands (ps, netstat, powershell) are read
@@ -15,15 +24,23 @@ export const SLOW_FIGURES_EVERY_MS = 60_000;
  */
 export class SiSource implements ReadingSource {
   private readonly temperature = new Throttled(async () => {
-    const t = await si.cpuTemperature();
+    const t = await (await systeminformation()).cpuTemperature();
     return positive(t.main);
   });
-  private readonly processes = new Throttled(async () => positive((await si.processes()).all));
-  private readonly connections = new Throttled(async () => (await si.networkConnections()).length);
+  private readonly processes = new Throttled(async () =>
+    positive((await (await systeminformation()).processes()).all),
+  );
+  private readonly connections = new Throttled(
+    async () => (await (await systeminformation()).networkConnections()).length,
+  );
   /** Interfaces do not change while the server runs often enough to scan them every sample. */
-  private readonly interfaces = new Throttled(() => si.networkInterfaces(), Infinity);
+  private readonly interfaces = new Throttled(
+    async () => (await systeminformation()).networkInterfaces(),
+    Infinity,
+  );
 
   async read(): Promise<Reading> {
+    const si = await systeminformation();
     const [speed, temperatureC, processes, mem, fsStats, disksIO, net, connections] =
       await Promise.all([
         si.cpuCurrentSpeed().catch(() => null),
@@ -71,10 +88,11 @@ export class SiSource implements ReadingSource {
   private async net(): Promise<NetCounters | null> {
     const ifaces = ((await this.interfaces.get()) ?? []).filter((i) => !i.internal);
     if (ifaces.length === 0) return null;
+    const si = await systeminformation();
     const stats = await si.networkStats(ifaces.map((i) => i.iface).join(',')).catch(() => []);
     if (stats.length === 0) return null;
     const speeds = ifaces.map((i) => i.speed ?? 0).filter((s) => s > 0);
-    const sum = (pick: (s: si.Systeminformation.NetworkStatsData) => number) =>
+    const sum = (pick: (s: Systeminformation.NetworkStatsData) => number) =>
       stats.reduce((acc, s) => acc + pick(s), 0);
     return {
       rxBytes: sum((s) => s.rx_bytes),
