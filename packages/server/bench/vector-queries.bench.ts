@@ -1,7 +1,7 @@
 /**
  * Vector search for the queries people type (not a test: prints figures, asserts nothing).
  *
- *   npx tsx --conditions=adam-source bench/vector-queries.bench.ts [rows] [dir] [grid]   (default 1M)
+ *   npx tsx --conditions=adam-source bench/vector-queries.bench.ts [rows] [dir] [grid|refine|main]   (default 1M)
  *
  * `dir`: a copy of the data dir to run on (the app writes to the one it opens).
  *
@@ -29,6 +29,8 @@ const DIR = process.argv[3] || undefined;
 const GRID_ONLY = process.argv[4] === 'grid' || process.argv[4] === 'refine';
 /** `refine`: only the second graph search from the first answer's centroid (below). */
 const REFINE_ONLY = process.argv[4] === 'refine';
+/** `main`: only the first two tables (recall and q/s, HTTP). */
+const MAIN_ONLY = process.argv[4] === 'main';
 const K = 10;
 /** Queries of each kind for recall and queries/s, and others for HTTP. */
 const PER_KIND = 100;
@@ -259,7 +261,7 @@ const cosine = (q: Float32Array, qn: number, id: number) => {
 };
 const gridRows: (string | number)[][] = [];
 const costRows: (string | number)[][] = [];
-for (const kind of REFINE_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
+for (const kind of REFINE_ONLY || MAIN_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
   const qs = all[kind].slice(0, PER_KIND);
   if (qs.length === 0) continue;
   const vecs = await engine.embed(qs);
@@ -346,7 +348,7 @@ table(
 // neighbourhood, where it starts badly from a short query's vector.
 const refineRows: (string | number)[][] = [];
 const keywordDepth = (words: number) => (words <= 2 ? 300 : words === 3 ? 100 : 50);
-for (const kind of KINDS.filter((k) => k !== 'sentence')) {
+for (const kind of MAIN_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
   const qs = all[kind].slice(0, PER_KIND);
   if (qs.length === 0) continue;
   const vecs = await engine.embed(qs);
