@@ -239,9 +239,10 @@ export class Crawler {
       const reason = 'no longer listed in the sitemaps';
       return emit({ source_id, url, outcome: 'missing', status: 0, reason });
     }
-    const { origin, host } = new URL(url);
+    // Parsed once: its origin, host and path (robotsPath would parse it again).
+    const { origin, host, pathname, search } = new URL(url);
     const robots = await this.robotsFor(origin);
-    if (!robots.allowed(robotsPath(url))) {
+    if (!robots.allowed(`${pathname}${search}`)) {
       // Kept as it is: robots.txt may change back, and it says nothing of the page being gone.
       const message = 'Disallowed by robots.txt now: its old content is kept';
       return emit({

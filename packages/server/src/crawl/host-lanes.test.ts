@@ -104,6 +104,35 @@ describe('eachByHost', () => {
     await done;
   });
 
+  it('wakes one waiting lane per slot a leaving lane frees, not every idle lane', async () => {
+    // One host, 2 slots, 10 lanes (a crawl's sync of one site): 8 lanes wait. Each item's end
+    // frees one slot; waking all 8 sent each round its loop (a stop check, a take) per item.
+    const m = manualWork();
+    let stops = 0;
+    const items = grouped(['a'], 20);
+    const done = eachByHost({
+      items,
+      hostOf,
+      lanes: 10,
+      perHost: 2,
+      stop: async () => (stops++, false),
+      waitMs: () => 0,
+      work: m.work,
+    });
+    await settle();
+    expect(m.running.size).toBe(2);
+    while (m.running.size) {
+      [...m.running.values()][0]!();
+      await settle();
+      expect(m.running.size).toBeLessThanOrEqual(2);
+    }
+    await done;
+    expect(m.started).toEqual(items);
+    // A check per item taken, per lane at its start and once more at its end, and per lane woken
+    // in turn: well under one per waiting lane per item (8 × 20 more).
+    expect(stops).toBeLessThanOrEqual(items.length + 3 * 10);
+  });
+
   it('holds a lane back from a full host, and takes nothing after a stop', async () => {
     const m = manualWork();
     let stop = false;

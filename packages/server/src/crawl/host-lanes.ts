@@ -41,6 +41,9 @@ export async function eachByHost<T>(opts: HostLanesOptions<T>): Promise<void> {
     waiting = [];
     for (const w of wake) w();
   };
+  // A lane leaving a host frees one slot: one waiting lane is enough to take it. Waking them all
+  // sent every idle lane round its loop per request (10 lanes at one host: 8 for nothing).
+  const wakeOne = () => waiting.shift()?.();
 
   /** The next item for a free lane: null when every host with items is full (or none is left). */
   const take = (): { host: string; item: T } | null => {
@@ -86,7 +89,7 @@ export async function eachByHost<T>(opts: HostLanesOptions<T>): Promise<void> {
         const n = atHost.get(host)! - 1;
         if (n) atHost.set(host, n);
         else atHost.delete(host);
-        wakeAll();
+        wakeOne();
       };
       try {
         await opts.work(item, leave);

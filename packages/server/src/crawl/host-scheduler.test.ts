@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { HostScheduler, retryAfterMs, type Clock } from './host-scheduler.js';
+import { HostScheduler, retryAfterMs, systemClock, type Clock } from './host-scheduler.js';
 
 /** Fake time: sleeps resolve in time order when the test runs the clock. */
 class FakeClock implements Clock {
   t = 1_000_000;
   private timers: { at: number; resolve: () => void }[] = [];
+  /** `earlyMs`: sleeps end that much before their time (at least 1 ms on), as Node's can. */
+  constructor(private readonly earlyMs = 0) {}
   now = () => this.t;
   sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      this.timers.push({ at: this.t + ms, resolve });
+      const at = this.t + (this.earlyMs ? Math.max(1, ms - this.earlyMs) : ms);
+      this.timers.push({ at, resolve });
     });
   /** Lets pending promises settle, then fires timers one by one until none is left. */
   async run(): Promise<void> {
@@ -242,5 +245,53 @@ describe('HostScheduler.sent', () => {
     const third = s.acquire('a.test');
     await clock.run();
     await expect(third).resolves.toBeTypeOf('function');
+  });
+});
+
+describe('HostScheduler on a clock whose timers fire early', () => {
+  it('sleeps out its claimed start instead of claiming a start a whole delay later', async () => {
+    const clock = new FakeClock(0.5);
+    const s = new HostScheduler({ concurrency: 1, minDelayMs: 100, maxBackoffMs: 60_000, clock });
+    const t0 = clock.now();
+    const { starts } = await simulate(s, clock, 4, 10);
+    // Each start at its delay (within the 1 ms a timer's remainder takes), never a delay late.
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(starts[0]).toBe(t0);
+    for (const g of gaps) {
+      expect(g).toBeGreaterThanOrEqual(100);
+      expect(g).toBeLessThan(102);
+    }
+  });
+});
+
+describe('systemClock.sleep', () => {
+  /** A signal that counts the 'abort' listeners added to it. */
+  function countedSignal() {
+    const ac = new AbortController();
+    let added = 0;
+    const add = ac.signal.addEventListener.bind(ac.signal);
+    ac.signal.addEventListener = ((...args: Parameters<typeof add>) => {
+      added++;
+      add(...args);
+    }) as typeof ac.signal.addEventListener;
+    return { ac, added: () => added };
+  }
+
+  it("listens once to a job's signal, however many sleeps share it", async () => {
+    const { ac, added } = countedSignal();
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: 10 }, () => systemClock.sleep(1, ac.signal)));
+    }
+    expect(added()).toBe(1);
+  });
+
+  it('rejects every sleep on the signal with its reason once it aborts, and at once after', async () => {
+    const { ac } = countedSignal();
+    const sleeps = Array.from({ length: 3 }, () => systemClock.sleep(60_000, ac.signal));
+    const done = systemClock.sleep(1, ac.signal);
+    await done; // a sleep that ended is not woken again by the abort
+    ac.abort(new Error('cancelled'));
+    for (const s of sleeps) await expect(s).rejects.toThrow('cancelled');
+    await expect(systemClock.sleep(1, ac.signal)).rejects.toThrow('cancelled');
   });
 });
