@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Piscina } from 'piscina';
 import type { Logger } from '../logging.js';
 import type { ComponentHealth } from '@adam/contracts';
-import type { Db } from '../store/db.js';
+import { prepared, type Db } from '../store/db.js';
 import type { SnippetFilter, SnippetRepository } from '../store/snippet.repository.js';
 import type { KeywordHit } from './keyword-index.js';
 import { parseMatch } from './keyword-query.js';
@@ -188,7 +188,9 @@ export class KeywordService implements KeywordSearcher {
   sync(opts: { saveIfMany?: boolean } = {}): Promise<void> {
     if (this.state.is !== 'ready' || this.paused || this.closed) return Promise.resolve();
     const run = async () => {
-      const read = this.deps.db.prepare(
+      // Prepared once: every search drains, and preparing cost more than reading an empty log.
+      const read = prepared(
+        this.deps.db,
         `SELECT seq, snippet_id AS id, old_text AS old, new_text AS new FROM keyword_changes
          WHERE seq > ? ORDER BY seq LIMIT ${DRAIN_BATCH}`,
       );

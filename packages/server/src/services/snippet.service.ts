@@ -63,16 +63,9 @@ const HYBRID_DEPTH = 50;
  * three words and 10–15-word questions; whole sentences are longer and the graph finds theirs.
  */
 const SHORT_QUERY_WORDS = 15;
-/**
- * The short-query path's candidates, measured at 200k (bench/vector-queries.bench.ts, its grid
- * of recall@10 after the exact rerank): the graph's top 50 finds what its top 200 finds; the
- * keyword side's depth pays only for two words (top 50 → 300: 0.850 → 0.897), three words keep
- * 0.96 at 100 and questions 0.996 at 50, and the keyword engine's time grows with the depth.
- */
-const SHORT_GRAPH_DEPTH = 50;
-function shortKeywordDepth(words: number): number {
-  return words <= 2 ? 300 : words === 3 ? 100 : 50;
-}
+/** The short-query path's candidates: the graph's top this many, and the keyword engine's. */
+const SHORT_GRAPH_DEPTH = 100;
+const SHORT_KEYWORD_DEPTH = 300;
 const isShortQuery = (query: string) => queryWords(query).length <= SHORT_QUERY_WORDS;
 
 /**
@@ -297,18 +290,29 @@ export class SnippetService {
       return this.finish(req, started, await this.shortVectorSearch(req, rowFilter, filtered));
     }
     // The two sides run at once, each on its own thread (keyword engine, vector index): the
-    // call waits for the slower, not for their sum. Applied keyword first, as before.
+    // call waits for the slower, not for their sum. The keyword side's stored cosines are read
+    // while the index searches (fuse needs them for the rows the index does not return).
+    const embedded =
+      req.mode === 'keyword' ? null : this.deps.embedder.embed([req.query]).then((v) => v[0]!);
+    const keywordSide = async () => {
+      if (!match) return { hits: [], cosines: new Map<number, number>() };
+      const hits = await (
+        this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)
+      ).keywordSearch(match, depth, rowFilter);
+      const cosines =
+        embedded && hits.length
+          ? this.storedCosines(
+              hits.map((h) => h.id),
+              await embedded,
+            )
+          : new Map<number, number>();
+      return { hits, cosines };
+    };
     const [keywordHits, vectorSide] = await Promise.all([
-      match
-        ? (this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)).keywordSearch(
-            match,
-            depth,
-            rowFilter,
-          )
-        : [],
-      req.mode === 'keyword' ? null : this.vectorSide(req, rowFilter, filtered, depth),
+      keywordSide(),
+      embedded && this.vectorSide(req, rowFilter, filtered, depth, embedded),
     ]);
-    for (const h of keywordHits) {
+    for (const h of keywordHits.hits) {
       const c = candidate(h.id);
       c.keyword = -h.bm25;
       c.foundBy.push('keyword');
@@ -319,6 +323,8 @@ export class SnippetService {
       c.vector = h.similarity;
       c.foundBy.push('vector');
     }
+    // The index's own cosine stands for what it found, as completeCosines leaves it.
+    for (const [id, cosine] of keywordHits.cosines) candidates.get(id)!.vector ??= cosine;
 
     const ranked =
       req.mode === 'hybrid'
@@ -329,14 +335,15 @@ export class SnippetService {
     return this.finish(req, started, ranked);
   }
 
-  /** The query embedded (on this thread when short) and the index's top `depth` for it. */
+  /** The index's top `depth` for the query, once embedded (on this thread when short). */
   private async vectorSide(
     req: SearchRequest,
     rowFilter: SnippetFilter,
     filtered: boolean,
     depth: number,
+    embedded: Promise<Float32Array>,
   ): Promise<{ queryVector: Float32Array; hits: { key: number; similarity: number }[] }> {
-    const queryVector = (await this.deps.embedder.embed([req.query]))[0]!;
+    const queryVector = await embedded;
     const { hits } = await this.deps.index.search(
       queryVector,
       depth,
@@ -444,29 +451,28 @@ export class SnippetService {
   ): Promise<{ candidate: SearchCandidate; score: number }[]> {
     const { candidates, candidate } = candidateMap();
     const match = ftsMatch(req.query, 'any');
-    // A short query is embedded on this thread; then the keyword engine and the graph, each on
-    // its own thread, run at once: the search waits for the slower side, not their sum.
-    const queryVector = (await this.deps.embedder.embed([req.query]))[0]!;
-    const [keywordHits, { hits }] = await Promise.all([
+    const [keywordHits, queryVector] = await Promise.all([
       match
         ? (this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)).keywordSearch(
             match,
-            Math.max(shortKeywordDepth(queryWords(req.query).length), req.k),
+            Math.max(SHORT_KEYWORD_DEPTH, req.k),
             rowFilter,
           )
         : Promise.resolve([]),
-      this.deps.index.search(
-        queryVector,
-        Math.max(SHORT_GRAPH_DEPTH, req.k),
-        `${req.query}\u0000${JSON.stringify(req.filters ?? {})}`,
-        this.allowedBy(rowFilter, filtered),
-      ),
+      this.deps.embedder.embed([req.query]).then((v) => v[0]!),
     ]);
     for (const h of keywordHits) {
       const c = candidate(h.id);
       c.keyword = -h.bm25;
       c.foundBy.push('keyword');
     }
+    const allowed = this.allowedBy(rowFilter, filtered);
+    const { hits } = await this.deps.index.search(
+      queryVector,
+      Math.max(SHORT_GRAPH_DEPTH, req.k),
+      `${req.query}\u0000${JSON.stringify(req.filters ?? {})}`,
+      allowed,
+    );
     const graphSimilarity = new Map<number, number>();
     for (const h of hits) {
       candidate(h.key).foundBy.push('vector');
@@ -486,14 +492,22 @@ export class SnippetService {
   private completeCosines(candidates: SearchCandidate[], queryVector: Float32Array): void {
     const byId = new Map(candidates.filter((c) => c.vector === null).map((c) => [c.id, c]));
     if (byId.size === 0) return;
-    for (const [id, e] of this.deps.snippets.embeddings([...byId.keys()])) {
+    for (const [id, cosine] of this.storedCosines([...byId.keys()], queryVector))
+      byId.get(id)!.vector = cosine;
+  }
+
+  /** The cosine to the query of each row's stored vector of the current embedder (others left out). */
+  private storedCosines(ids: readonly number[], queryVector: Float32Array): Map<number, number> {
+    const out = new Map<number, number>();
+    for (const [id, e] of this.deps.snippets.embeddings(ids)) {
       if (
         e.embedding &&
         e.embedder_id === this.deps.embedder.id &&
         e.embedding.byteLength === queryVector.length * 4
       )
-        byId.get(id)!.vector = dot(queryVector, blobToVector(e.embedding));
+        out.set(id, dot(queryVector, blobToVector(e.embedding)));
     }
+    return out;
   }
 
   /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */
