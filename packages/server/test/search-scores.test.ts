@@ -87,3 +87,23 @@ describe('search scores', () => {
     expect(vector.map((r) => r.score)).toEqual(vector.map((r) => r.similarity));
   });
 });
+
+describe('search scores of rows the index did not return', () => {
+  it('gives a keyword hit the graph did not find the cosine of its stored vector', async () => {
+    const query = 'light';
+    const keyword = await search(query, 'keyword', 5);
+    expect(keyword.length).toBeGreaterThanOrEqual(2);
+    // Out of the graph (rows and stored vectors stay): only the keyword side brings them back,
+    // and their cosine can only come from the stored vectors.
+    const missing = keyword.slice(0, 2).map((r) => r.id);
+    expect(s.adam.services.index.removeAndSave(missing)).toEqual(missing);
+    const hybrid = await search(query, 'hybrid', 10);
+    const expected = await cosines(query, missing);
+    for (const id of missing) {
+      const r = hybrid.find((x) => x.id === id);
+      expect(r, `#${id} in the hybrid answer`).toBeDefined();
+      expect(r!.similarity, `#${id}`).toBeCloseTo(expected.get(id)!, 4);
+      expect(r!.similarity).toBeGreaterThan(0);
+    }
+  });
+});
