@@ -284,5 +284,6 @@ describe('crawl schedules across a restart', () => {
       await t.s.close();
       await site.close();
     }
-  });
+    // Two servers started and stopped in turn: on a loaded 2-core machine near the default 30 s.
+  }, 120_000);
 });
