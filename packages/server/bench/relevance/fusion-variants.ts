@@ -106,7 +106,27 @@ export function firstCut(w: number): Fusion {
   };
 }
 
-/** The kept method (hybrid-search.ts fuseScores) with a given vector weight. */
+/**
+ * The second cut (session 36, fusion2): (1 − w) × (strength × bm25 / best)² + w × cosine with a
+ * fixed w, the strength's reference at 0.5 × terms × ln N — what the agreement weight replaced.
+ */
+export function squaredFixed(w: number): Fusion {
+  return (cands, ctx) => {
+    const match = ftsMatch(ctx.query, 'any');
+    const terms = match ? match.split(' OR ').length : 0;
+    const best = Math.max(0, ...cands.map((c) => c.keyword ?? 0));
+    const strength = Math.min(
+      1,
+      best / (0.5 * Math.max(1, terms) * Math.log(Math.max(3, ctx.documents))),
+    );
+    return byScore(cands, (c) => {
+      const k = best > 0 ? (strength * Math.max(0, c.keyword ?? 0)) / best : 0;
+      return (1 - w) * k * k + w * Math.max(0, c.vector ?? 0);
+    });
+  };
+}
+
+/** The kept method (fusion.ts fuseScores) with a given vector weight. */
 export function kept(w: number): Fusion {
   return (cands, ctx) => {
     const match = ftsMatch(ctx.query, 'any');
