@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Role } from './users.js';
 
 /** The login cookie that carries the API key for the console (HttpOnly, SameSite=Strict). */
 export const API_KEY_COOKIE = 'adam_api_key';
@@ -30,6 +31,9 @@ export const User = z.object({
   email: z.string(),
   name: z.string(),
   totp_enabled: z.boolean(),
+  role: Role,
+  /** Set on a user created with a one-time password: every call but the password change is refused. */
+  must_change_password: z.boolean(),
 });
 export type User = z.infer<typeof User>;
 

@@ -1,5 +1,6 @@
 export * from './common.js';
 export * from './auth.js';
+export * from './users.js';
 export * from './settings.js';
 export * from './system.js';
 export * from './rules.js';

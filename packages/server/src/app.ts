@@ -15,6 +15,9 @@ import { analyticsRoutes } from './http/analytics.routes.js';
 import { registerAuthGuard } from './http/auth-guard.js';
 import { registerRestoreGate } from './http/restore-gate.js';
 import { authRoutes } from './http/auth.routes.js';
+import { userRoutes } from './http/user.routes.js';
+import { UserAdminService } from './services/user-admin.service.js';
+import { UserRepository } from './store/user.repository.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { databaseMetricsRoutes } from './http/database-metrics.routes.js';
 import { consoleStatic } from './http/console-static.js';
@@ -408,6 +411,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       registerAuthGuard(api, auth);
       registerRestoreGate(api, backups);
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
+      await api.register(
+        userRoutes(
+          new UserAdminService({
+            users: new UserRepository(db),
+            keys: repos.keys,
+            bus,
+            log,
+            now: opts.now,
+          }),
+        ),
+      );
       await api.register(settingsRoutes(settings));
       await api.register(systemRoutes({ health, settings, auth, metrics, version: VERSION }));
       await api.register(ruleRoutes(rules));

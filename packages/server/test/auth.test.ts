@@ -59,6 +59,8 @@ describe('login', () => {
       email: 'admin@example.com',
       name: 'Administrator',
       totp_enabled: false,
+      role: 'administrator',
+      must_change_password: false,
     });
     const cookie = r.headers.get('set-cookie') ?? '';
     expect(cookie).toContain(`adam_api_key=${r.body.api_key}`);

@@ -37,12 +37,16 @@ export function analyticsRoutes(deps: {
 
     app.get(
       '/analytics/emotions',
-      { schema: { tags, querystring: EmotionsQuery, response: { 200: EmotionAnalytics, ...bad } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, querystring: EmotionsQuery, response: { 200: EmotionAnalytics, ...bad } },
+      },
       async (req) => analytics.emotions(req.query.period),
     );
     app.get(
       '/analytics/emotions/distribution',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: EmotionDistributionQuery,
@@ -54,6 +58,7 @@ export function analyticsRoutes(deps: {
     app.get(
       '/analytics/emotions/timeline',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: EmotionTimelineQuery,
@@ -65,6 +70,7 @@ export function analyticsRoutes(deps: {
     app.get(
       '/analytics/activity/recent',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: RecentActivityQuery,
@@ -76,6 +82,7 @@ export function analyticsRoutes(deps: {
     app.get(
       '/analytics/activity/timeline',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: ActivityTimelineQuery,
@@ -86,12 +93,13 @@ export function analyticsRoutes(deps: {
     );
     app.get(
       '/analytics/overview',
-      { schema: { tags, response: { 200: OverviewStats } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: OverviewStats } } },
       async () => analytics.overview(),
     );
     app.get(
       '/analytics/snippets',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: SnippetAnalyticsQuery,
@@ -105,12 +113,13 @@ export function analyticsRoutes(deps: {
     const jobTags = ['jobs'];
     app.get(
       '/sources/jobs/throughput',
-      { schema: { tags: jobTags, response: { 200: JobThroughput } } },
+      { config: { role: 'viewer' }, schema: { tags: jobTags, response: { 200: JobThroughput } } },
       async () => analytics.throughput(),
     );
     app.get(
       '/sources/jobs/find',
       {
+        config: { role: 'viewer' },
         schema: {
           tags: jobTags,
           querystring: JobFindQuery,

@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { ErrorBody, roleAllows, type Role } from '@adam/contracts';
+import { Forbidden } from '../lib/errors.js';
 import { presentedKey } from '../lib/presented-key.js';
 import type { AuthContext, AuthService } from '../services/auth.service.js';
 
@@ -8,19 +10,56 @@ declare module 'fastify' {
     public?: boolean;
     /** Public, yet acts on the key it is presented (refresh): guarded like a keyed route. */
     readsKey?: boolean;
+    /** The least role that may call the route. A keyed route without one is refused to all. */
+    role?: Role;
+    /** Answers a user who must still change their one-time password (the password change itself). */
+    beforePasswordChange?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
   }
 }
 
-/** Everything in this scope needs a valid key unless its route says `config: { public: true }`. */
+/** The OpenAPI extension naming the role an operation needs (the role-walk test reads it). */
+export const REQUIRED_ROLE = 'x-required-role';
+
+/**
+ * Everything in this scope needs a valid key unless its route says `config: { public: true }`,
+ * and a role: deny by default, so a route that forgot to declare one answers 403 to everyone.
+ */
 export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('auth', null);
+  app.addHook('onRoute', documentRole);
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config.public) return;
-    req.auth = auth.authenticate(presentedKey(req));
+    const config = req.routeOptions.config;
+    if (config.public) return;
+    const ctx = auth.authenticate(presentedKey(req));
+    req.auth = ctx;
+    if (ctx.user.must_change_password && !config.beforePasswordChange) {
+      throw new Forbidden('Change your one-time password first (POST /api/v1/auth/password)');
+    }
+    if (!config.role) {
+      throw new Forbidden(`${req.method} ${req.routeOptions.url} declares no role: refused to all`);
+    }
+    if (!roleAllows(ctx.user.role, config.role)) {
+      throw new Forbidden(
+        `This needs the ${config.role} role; ${ctx.user.email} is ${article(ctx.user.role)} ${ctx.user.role}`,
+      );
+    }
   });
+}
+
+const article = (role: Role) =>
+  role === 'operator' ? 'an' : role === 'administrator' ? 'an' : 'a';
+
+/** Puts the role in the OpenAPI document and lists the 403 a keyed route may answer. */
+function documentRole(route: RouteOptions): void {
+  if (!route.schema || route.config?.public) return;
+  const schema = route.schema as Record<string, unknown>;
+  schema[REQUIRED_ROLE] = route.config?.role ?? 'none';
+  const response = (route.schema.response ?? {}) as Record<string | number, unknown>;
+  if (!(403 in response) && !('403' in response)) response[403] = ErrorBody;
+  route.schema.response = response;
 }
 
 export function requireAuth(req: FastifyRequest): AuthContext {

@@ -64,7 +64,10 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
 
     app.post(
       '/auth/logout',
-      { schema: { tags, response: { 204: NoContent, 401: ErrorBody } } },
+      {
+        config: { role: 'viewer', beforePasswordChange: true },
+        schema: { tags, response: { 204: NoContent, 401: ErrorBody } },
+      },
       async (req, reply) => {
         auth.logout(requireAuth(req));
         // With the same flags as the cookie it clears: a browser only replaces its exact match.
@@ -76,6 +79,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/ws-ticket',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           summary: 'A single-use ticket for the realtime socket',
@@ -93,13 +97,19 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
 
     app.get(
       '/auth/me',
-      { schema: { tags, response: { 200: User, 401: ErrorBody } } },
+      {
+        config: { role: 'viewer', beforePasswordChange: true },
+        schema: { tags, response: { 200: User, 401: ErrorBody } },
+      },
       async (req) => auth.toUser(requireAuth(req).user),
     );
 
     app.post(
       '/auth/password',
-      { schema: { tags, body: ChangePasswordRequest, response: { 204: NoContent, ...errors } } },
+      {
+        config: { role: 'viewer', beforePasswordChange: true },
+        schema: { tags, body: ChangePasswordRequest, response: { 204: NoContent, ...errors } },
+      },
       async (req, reply) => {
         await auth.changePassword(
           requireAuth(req),
@@ -113,6 +123,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/setup',
       {
+        config: { role: 'viewer' },
         schema: { tags, response: { 200: TwoFactorSetupResponse, 401: ErrorBody, 409: ErrorBody } },
       },
       async (req) => auth.setupTwoFactor(requireAuth(req)),
@@ -121,6 +132,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/enable',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           body: TwoFactorCodeRequest,
@@ -136,6 +148,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/disable',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           body: TwoFactorCodeRequest,

@@ -11,19 +11,23 @@ export function backupRoutes(backups: BackupService) {
 
     app.post(
       '/admin/maintenance/backup',
-      { schema: { tags, response: { 200: Backup, 409: ErrorBody, 503: ErrorBody } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, response: { 200: Backup, 409: ErrorBody, 503: ErrorBody } },
+      },
       async () => backups.create('manual'),
     );
 
     app.get(
       '/admin/maintenance/backups',
-      { schema: { tags, response: { 200: BackupList } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: BackupList } } },
       async () => backups.list(),
     );
 
     app.post(
       '/admin/maintenance/restore/:id',
       {
+        config: { role: 'administrator' },
         schema: {
           tags,
           params: BackupIdParams,

@@ -26,6 +26,7 @@ export function crawlRoutes(crawls: CrawlService, crawlSyncs: CrawlSyncService) 
     app.post(
       '/sources/crawl',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           body: CrawlRequest,
@@ -38,6 +39,7 @@ export function crawlRoutes(crawls: CrawlService, crawlSyncs: CrawlSyncService) 
     app.get(
       '/sources/crawl/:job_id/frontier',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           params: CrawlJobParams,
@@ -51,6 +53,7 @@ export function crawlRoutes(crawls: CrawlService, crawlSyncs: CrawlSyncService) 
     app.put(
       '/sources/crawl/:job_id/schedule',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: CrawlJobParams,
@@ -64,6 +67,7 @@ export function crawlRoutes(crawls: CrawlService, crawlSyncs: CrawlSyncService) 
     app.post(
       '/sources/crawl/:job_id/sync',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: CrawlJobParams,
@@ -76,6 +80,7 @@ export function crawlRoutes(crawls: CrawlService, crawlSyncs: CrawlSyncService) 
     app.get(
       '/sources/crawl/:job_id/syncs',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           params: CrawlJobParams,

@@ -9,7 +9,10 @@ export function databaseMetricsRoutes(metrics: DatabaseMetricsService) {
 
     app.get(
       '/admin/database/metrics',
-      { schema: { tags: ['monitoring'], response: { 200: DatabaseMetrics } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags: ['monitoring'], response: { 200: DatabaseMetrics } },
+      },
       async () => metrics.metrics(),
     );
   };

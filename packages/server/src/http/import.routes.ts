@@ -18,6 +18,7 @@ export function importRoutes(imports: ImportService) {
     app.post(
       '/snippets/import',
       {
+        config: { role: 'operator' },
         bodyLimit: MAX_IMPORT_BYTES,
         schema: {
           tags: ['snippets'],

@@ -40,38 +40,54 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     for (const [path, tab] of tabs) {
       app.get(
         path,
-        { schema: { tags, querystring: JobListQuery, response: { 200: JobList, 422: ErrorBody } } },
+        {
+          config: { role: 'viewer' },
+          schema: { tags, querystring: JobListQuery, response: { 200: JobList, 422: ErrorBody } },
+        },
         async (req) => jobs.list(tab, req.query.status, req.query.limit),
       );
     }
     app.get(
       '/sources/jobs/stuck',
-      { schema: { tags, querystring: JobListQuery, response: { 200: JobList } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, querystring: JobListQuery, response: { 200: JobList } },
+      },
       async (req) => jobs.stuck(req.query.limit),
     );
     app.post(
       '/sources/jobs/cancel_pending',
-      { schema: { tags, response: { 200: CancelPendingResponse } } },
+      { config: { role: 'operator' }, schema: { tags, response: { 200: CancelPendingResponse } } },
       async () => jobs.cancelPending(),
     );
     app.get(
       '/sources/jobs/:id',
-      { schema: { tags, params: IdParams, response: { 200: Job, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: Job, ...e } },
+      },
       async (req) => jobs.get(req.params.id),
     );
     app.get(
       '/sources/jobs/:id/errors',
-      { schema: { tags, params: IdParams, response: { 200: JobErrors, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: JobErrors, ...e } },
+      },
       async (req) => jobs.errors(req.params.id),
     );
     app.post(
       '/sources/jobs/:id/cancel',
-      { schema: { tags, params: IdParams, response: { 200: Job, ...e } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, params: IdParams, response: { 200: Job, ...e } },
+      },
       async (req) => jobs.cancel(req.params.id),
     );
     app.post(
       '/sources/jobs/:id/relaunch',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -83,7 +99,10 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     );
     app.delete(
       '/sources/jobs/:id',
-      { schema: { tags, params: IdParams, response: { 200: DeletedResponse, ...e } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, params: IdParams, response: { 200: DeletedResponse, ...e } },
+      },
       async (req) => jobs.delete(req.params.id),
     );
 
@@ -91,6 +110,7 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     app.post(
       '/sources/process',
       {
+        config: { role: 'operator' },
         schema: {
           tags: sourceTags,
           body: ProcessSourcesRequest,
@@ -101,12 +121,16 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     );
     app.get(
       '/sources/list',
-      { schema: { tags: sourceTags, querystring: SourceListQuery, response: { 200: SourceList } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags: sourceTags, querystring: SourceListQuery, response: { 200: SourceList } },
+      },
       async (req) => sources.list(req.query),
     );
     app.delete(
       '/sources/:id',
       {
+        config: { role: 'operator' },
         schema: {
           tags: sourceTags,
           params: IdParams,
@@ -120,12 +144,16 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     const workerTags = ['workers'];
     app.get(
       '/admin/maintenance/workers/status',
-      { schema: { tags: workerTags, response: { 200: WorkersStatus } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags: workerTags, response: { 200: WorkersStatus } },
+      },
       async () => workers.status(),
     );
     app.post(
       '/admin/maintenance/workers/start',
       {
+        config: { role: 'operator' },
         schema: {
           tags: workerTags,
           body: StartWorkersRequest,
@@ -136,7 +164,10 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
     );
     app.post(
       '/admin/maintenance/workers/stop',
-      { schema: { tags: workerTags, response: { 200: WorkersStatus } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags: workerTags, response: { 200: WorkersStatus } },
+      },
       async () => workers.stop(),
     );
   };

@@ -10,6 +10,7 @@ export function logRoutes(logs: LogService) {
     app.get(
       '/admin/logs',
       {
+        config: { role: 'operator' },
         schema: {
           tags: ['monitoring'],
           querystring: LogsQuery,

@@ -18,6 +18,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
     app.post(
       '/admin/maintenance/execute',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           body: MaintenanceRequest,
@@ -29,6 +30,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
     app.post(
       '/admin/maintenance/reset-stuck-jobs',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           response: { 200: ResetStuckJobsResponse },
@@ -38,7 +40,7 @@ export function maintenanceRoutes(maintenance: MaintenanceService, jobs: JobServ
     );
     app.get(
       '/admin/maintenance/health',
-      { schema: { tags, response: { 200: MaintenanceHealth } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: MaintenanceHealth } } },
       async () => maintenance.healthChecks(),
     );
   };

@@ -32,13 +32,16 @@ export function modelRoutes(models: ModelService) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/admin/models', { schema: { tags, response: { 200: ModelList } } }, async () =>
-      models.list(),
+    app.get(
+      '/admin/models',
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: ModelList } } },
+      async () => models.list(),
     );
 
     app.post(
       '/admin/models',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           body: ModelCreate,
@@ -50,13 +53,14 @@ export function modelRoutes(models: ModelService) {
 
     app.get(
       '/admin/models/language-packs',
-      { schema: { tags, response: { 200: LanguagePackList } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: LanguagePackList } } },
       async () => models.languagePacks(),
     );
 
     app.post(
       '/admin/models/language-packs/:code/install',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: LanguagePackParams,
@@ -69,6 +73,7 @@ export function modelRoutes(models: ModelService) {
     app.post(
       '/admin/models/language-packs/:code/uninstall',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: LanguagePackParams,
@@ -80,13 +85,14 @@ export function modelRoutes(models: ModelService) {
 
     app.get(
       '/admin/models/cleanup/files',
-      { schema: { tags, response: { 200: UnusedModelFiles } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: UnusedModelFiles } } },
       async () => models.unusedFiles(),
     );
 
     app.delete(
       '/admin/models/cleanup/files',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           body: DeleteModelFilesBody,
@@ -98,19 +104,23 @@ export function modelRoutes(models: ModelService) {
 
     app.post(
       '/admin/models/cache/clear',
-      { schema: { tags, response: { 200: ClearCacheResult } } },
+      { config: { role: 'operator' }, schema: { tags, response: { 200: ClearCacheResult } } },
       async () => models.clearCache(),
     );
 
     app.get(
       '/admin/models/:id',
-      { schema: { tags, params: IdParams, response: { 200: Model, 404: ErrorBody } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: Model, 404: ErrorBody } },
+      },
       async (req) => models.get(req.params.id),
     );
 
     app.put(
       '/admin/models/:id',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -124,6 +134,7 @@ export function modelRoutes(models: ModelService) {
     app.post(
       '/admin/models/:id/install',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -136,6 +147,7 @@ export function modelRoutes(models: ModelService) {
     app.post(
       '/admin/models/:id/uninstall',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -147,13 +159,17 @@ export function modelRoutes(models: ModelService) {
 
     app.get(
       '/admin/models/:id/progress',
-      { schema: { tags, params: IdParams, response: { 200: InstallProgress, 404: ErrorBody } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: InstallProgress, 404: ErrorBody } },
+      },
       async (req) => models.progress(req.params.id),
     );
 
     app.post(
       '/admin/models/:id/toggle',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -167,6 +183,7 @@ export function modelRoutes(models: ModelService) {
     app.post(
       '/admin/models/:id/test',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,

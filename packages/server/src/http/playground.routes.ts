@@ -23,23 +23,30 @@ export function playgroundRoutes(playground: PlaygroundService) {
 
     app.get(
       '/playground/languages',
-      { schema: { tags, response: { 200: PlaygroundLanguages } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: PlaygroundLanguages } } },
       async () => playground.languages(),
     );
     app.post(
       '/playground/analyze',
-      { schema: { tags, body: AnalyzeRequest, response: { 200: AnalyzeResponse, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, body: AnalyzeRequest, response: { 200: AnalyzeResponse, ...e } },
+      },
       async (req) => playground.analyze(req.body),
     );
     app.post(
       '/playground/fetch-url',
-      { schema: { tags, body: FetchUrlRequest, response: { 200: FetchUrlResponse, ...e } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, body: FetchUrlRequest, response: { 200: FetchUrlResponse, ...e } },
+      },
       async (req) => playground.fetchUrl(req.body.url, req.body.rule_id),
     );
     app.post(
       '/playground/save-segments',
       // The 100 kB article limit is checked by the service with its own message; the body limit only stops abuse.
       {
+        config: { role: 'operator' },
         bodyLimit: 1024 * 1024,
         schema: {
           tags,
@@ -52,6 +59,7 @@ export function playgroundRoutes(playground: PlaygroundService) {
     app.post(
       '/playground/fetch-wikipedia',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           body: FetchWikipediaRequest,

@@ -20,19 +20,23 @@ export function ruleRoutes(rules: RuleService) {
 
     app.get(
       '/rules/scraping',
-      { schema: { tags, response: { 200: ScrapingRuleList } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: ScrapingRuleList } } },
       async () => rules.list(),
     );
 
     app.post(
       '/rules/scraping',
-      { schema: { tags, body: CreateScrapingRule, response: { 201: ScrapingRule, ...errors } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, body: CreateScrapingRule, response: { 201: ScrapingRule, ...errors } },
+      },
       async (req, reply) => reply.status(201).send(rules.create(req.body)),
     );
 
     app.patch(
       '/rules/scraping/:id',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,
@@ -46,6 +50,7 @@ export function ruleRoutes(rules: RuleService) {
     app.delete(
       '/rules/scraping/:id',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: IdParams,

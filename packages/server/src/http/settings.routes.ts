@@ -16,13 +16,16 @@ export function settingsRoutes(settings: SettingsService) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
 
-    app.get('/admin/settings', { schema: { tags, response: { 200: AllSettings } } }, async () =>
-      settings.getAll(),
+    app.get(
+      '/admin/settings',
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: AllSettings } } },
+      async () => settings.getAll(),
     );
 
     app.get(
       '/admin/settings/:section',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           params: SettingsSectionParams,
@@ -35,6 +38,7 @@ export function settingsRoutes(settings: SettingsService) {
     app.put(
       '/admin/settings/:section',
       {
+        config: { role: 'administrator' },
         schema: {
           tags,
           params: SettingsSectionParams,

@@ -36,12 +36,16 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
 
     app.get(
       '/snippets',
-      { schema: { tags, querystring: SnippetListQuery, response: { 200: SnippetList, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, querystring: SnippetListQuery, response: { 200: SnippetList, ...e } },
+      },
       async (req) => snippets.list(req.query),
     );
     app.post(
       '/snippets/search',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           body: SnippetSearchRequest,
@@ -52,12 +56,13 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
     );
     app.get(
       '/snippets/consistency-check',
-      { schema: { tags, response: { 200: ConsistencyReport } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: ConsistencyReport } } },
       async () => snippets.consistency(),
     );
     app.post(
       '/snippets/cleanup-orphaned',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           querystring: CleanupOrphansQuery,
@@ -69,7 +74,7 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
     );
     app.get(
       '/snippets/index-inspection',
-      { schema: { tags, response: { 200: IndexInspection } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: IndexInspection } } },
       async () => snippets.inspection(),
     );
     app.post(
@@ -78,6 +83,7 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
       // export's own thread: no schema to serialise it. 429 past the running exports' limit,
       // with Retry-After.
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           body: ExportRequest,
@@ -94,34 +100,44 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
     );
     app.get(
       '/snippets/:id',
-      { schema: { tags, params: IdParams, response: { 200: Snippet, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: Snippet, ...e } },
+      },
       async (req) => snippets.get(req.params.id),
     );
     app.get(
       '/snippets/:id/index',
-      { schema: { tags, params: IdParams, response: { 200: SnippetIndexInfo, ...e } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: SnippetIndexInfo, ...e } },
+      },
       async (req) => snippets.indexInfo(req.params.id),
     );
     app.delete(
       '/snippets/:id',
-      { schema: { tags, params: IdParams, response: { 200: DeleteSnippetResponse, ...e } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, params: IdParams, response: { 200: DeleteSnippetResponse, ...e } },
+      },
       async (req) => snippets.delete(req.params.id),
     );
     app.post(
       '/admin/refresh-snippet-state',
-      { schema: { tags, response: { 200: ReconcileReport } } },
+      { config: { role: 'operator' }, schema: { tags, response: { 200: ReconcileReport } } },
       async () => snippets.refreshState(),
     );
 
     const indexTags = ['index'];
     app.get(
       '/admin/index/stats',
-      { schema: { tags: indexTags, response: { 200: IndexStats } } },
+      { config: { role: 'viewer' }, schema: { tags: indexTags, response: { 200: IndexStats } } },
       async () => index.stats(),
     );
     app.get(
       '/admin/index/entries',
       {
+        config: { role: 'viewer' },
         schema: {
           tags: indexTags,
           querystring: IndexEntriesQuery,
@@ -133,6 +149,7 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
     app.post(
       '/admin/index/search',
       {
+        config: { role: 'viewer' },
         schema: {
           tags: indexTags,
           body: IndexSearchRequest,

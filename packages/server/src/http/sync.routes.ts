@@ -24,6 +24,7 @@ export function syncRoutes(syncs: SourceSyncService) {
     app.put(
       '/sources/:id/schedule',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: SourceIdParams,
@@ -37,6 +38,7 @@ export function syncRoutes(syncs: SourceSyncService) {
     app.post(
       '/sources/:id/sync',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           params: SourceIdParams,
@@ -55,6 +57,7 @@ export function syncRoutes(syncs: SourceSyncService) {
     app.get(
       '/sources/:id/syncs',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           params: SourceIdParams,
@@ -67,13 +70,16 @@ export function syncRoutes(syncs: SourceSyncService) {
 
     app.get(
       '/sources/prune/preview',
-      { schema: { tags, response: { 200: PrunePreview } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: PrunePreview } } },
       async () => syncs.prunePreview(),
     );
 
     app.post(
       '/sources/prune',
-      { schema: { tags, body: PruneRequest, response: { 200: PruneResponse, 422: ErrorBody } } },
+      {
+        config: { role: 'operator' },
+        schema: { tags, body: PruneRequest, response: { 200: PruneResponse, 422: ErrorBody } },
+      },
       async (req) => syncs.prune(req.body.source_ids),
     );
   };

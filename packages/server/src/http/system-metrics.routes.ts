@@ -11,13 +11,14 @@ export function systemMetricsRoutes(sampler: MetricsSamplerService) {
 
     app.get(
       '/admin/system/metrics',
-      { schema: { tags, response: { 200: SystemMetrics } } },
+      { config: { role: 'viewer' }, schema: { tags, response: { 200: SystemMetrics } } },
       async () => sampler.current(),
     );
 
     app.get(
       '/admin/system/metrics/history',
       {
+        config: { role: 'viewer' },
         schema: {
           tags,
           querystring: MetricsHistoryQuery,

@@ -33,7 +33,10 @@ export function systemRoutes(deps: {
 
     app.get(
       '/metrics/realtime',
-      { schema: { tags: ['monitoring'], response: { 200: RealtimeMetrics } } },
+      {
+        config: { role: 'viewer' },
+        schema: { tags: ['monitoring'], response: { 200: RealtimeMetrics } },
+      },
       async () => deps.metrics.realtime(),
     );
   };

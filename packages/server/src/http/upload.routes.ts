@@ -20,6 +20,7 @@ export function uploadRoutes(uploads: UploadService) {
     app.post(
       '/sources/upload',
       {
+        config: { role: 'operator' },
         schema: {
           tags,
           consumes: ['multipart/form-data'],

@@ -35,6 +35,11 @@ export class Unauthorized extends AppError {
     super(401, message);
   }
 }
+export class Forbidden extends AppError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
 export class Conflict extends AppError {
   constructor(message: string) {
     super(409, message);

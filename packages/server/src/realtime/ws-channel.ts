@@ -2,11 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import fp from 'fastify-plugin';
 import {
+  roleAllows,
   WS_CLOSE_FORBIDDEN,
   WS_CLOSE_UNAUTHORIZED,
   type ClientMessageType,
   type LiveStats,
   type RealtimeMetrics,
+  type Role,
   type ServerMessage,
   type ServerMessageFields,
   type ServerMessageOf,
@@ -151,6 +153,8 @@ interface Client {
   /** Kept in memory only, to re-check the key while the socket stays open. */
   key: string;
   keyId: number;
+  /** The key's user's role, as of the last check (at connect, then each re-check). */
+  role: Role;
   expiresAt: number;
   alive: boolean;
   congested: boolean;
@@ -176,13 +180,16 @@ interface Client {
 }
 
 /**
- * Every key today belongs to an administrator and may use the channel. A future read-only or
- * scoped key without the realtime right is refused here with WS_CLOSE_FORBIDDEN rather than
+ * Every role may read the live stats; a user who must still change their one-time password may
+ * not (as with every route but the password change). Refused with WS_CLOSE_FORBIDDEN rather than
  * WS_CLOSE_UNAUTHORIZED, so the console tells "not allowed" from "not logged in".
  */
-function mayUseChannel(_ctx: AuthContext): boolean {
-  return true;
+function mayUseChannel(ctx: AuthContext): boolean {
+  return !ctx.user.must_change_password;
 }
+
+/** Log lines name users and addresses: they go to whom GET /admin/logs answers (an operator). */
+const mayReadLogs = (role: Role) => roleAllows(role, 'operator');
 
 /** Builds `{type, ...payload, timestamp}`; a payload's own `type` becomes e.g. `job_type`. */
 export function toMessage(type: string, payload: object = {}): Record<string, unknown> {
@@ -308,6 +315,7 @@ export class RealtimeHub {
       socket,
       key: key ?? '',
       keyId: ctx.key.id,
+      role: ctx.user.role,
       expiresAt: Date.parse(ctx.key.expires_at),
       alive: true,
       congested: false,
@@ -565,7 +573,7 @@ export class RealtimeHub {
   private broadcast(msg: ServerMessage, isLog = false): void {
     if (this.clients.size === 0) return;
     const data = JSON.stringify(msg);
-    for (const c of this.clients) this.deliver(c, data, isLog);
+    for (const c of this.clients) if (!isLog || mayReadLogs(c.role)) this.deliver(c, data, isLog);
   }
 
   private send(client: Client, msg: ServerMessage): void {
@@ -638,6 +646,7 @@ export class RealtimeHub {
       try {
         const ctx = this.deps.auth.authenticate(c.key);
         c.expiresAt = Date.parse(ctx.key.expires_at);
+        c.role = ctx.user.role;
       } catch (e) {
         const reason = e instanceof AppError && e.status === 401 ? e.message : 'Invalid API key';
         this.end(

@@ -147,6 +147,8 @@ export class AuthService {
       ? await verifyPassword(req.password, user.password_hash)
       : await dummyVerify(req.password);
     if (!user || !ok) return fail('Invalid credentials');
+    // Told only to whoever knows the password: it says nothing to a guesser.
+    if (user.disabled_at) return fail('This account is disabled');
 
     if (user.totp_enabled) {
       if (!req.totp_code) {
@@ -182,6 +184,7 @@ export class AuthService {
     if (Date.parse(key.expires_at) <= this.now()) throw new Unauthorized('API key expired');
     const user = this.deps.users.findById(key.user_id);
     if (!user) throw new Unauthorized('Invalid API key');
+    if (user.disabled_at) throw new Unauthorized('This account is disabled');
     // Written at most once a minute per key: a poll every few seconds should not mean a write.
     const at = new Date(this.now()).toISOString();
     if (!key.last_used_at || Date.parse(key.last_used_at) < this.now() - 60_000) {
@@ -203,6 +206,7 @@ export class AuthService {
     }
     const user = this.deps.users.findById(key.user_id);
     if (!user) throw new Unauthorized('Invalid API key');
+    if (user.disabled_at) throw new Unauthorized('This account is disabled');
     // Only the request that revokes the old key gets a new one: two racing refreshes cannot both win.
     if (!this.deps.keys.revoke(key.id)) throw new Unauthorized('Invalid API key');
     this.deps.bus.emit('auth.key_revoked', { key_id: key.id });
@@ -254,7 +258,11 @@ export class AuthService {
         { field: 'new_password', message: 'must differ from the current password' },
       ]);
     }
-    this.deps.users.update(user.id, { password_hash: await hashPassword(next) });
+    // A one-time password is spent once its user has chosen their own.
+    this.deps.users.update(user.id, {
+      password_hash: await hashPassword(next),
+      must_change_password: 0,
+    });
     // Other sessions of this user end, their open sockets with them; the one that changed the
     // password stays.
     for (const id of this.deps.keys.revokeAllForUser(user.id, ctx.key.id)) {
@@ -346,5 +354,11 @@ function totpFor(email: string, secret: string): OTPAuth.TOTP {
 }
 
 function toUser(row: UserRow): User {
-  return { email: row.email, name: row.name, totp_enabled: row.totp_enabled === 1 };
+  return {
+    email: row.email,
+    name: row.name,
+    totp_enabled: row.totp_enabled === 1,
+    role: row.role,
+    must_change_password: row.must_change_password === 1,
+  };
 }

@@ -1,4 +1,7 @@
+import type { Role } from '@adam/contracts';
 import type { Db } from './db.js';
+
+const NO_ADMIN_LEFT = new Error('no active administrator left');
 
 export interface UserRow {
   id: number;
@@ -9,6 +12,10 @@ export interface UserRow {
   totp_pending_secret: string | null;
   totp_enabled: number;
   totp_last_step: number;
+  role: Role;
+  /** When an administrator disabled the user: their keys then stop working. */
+  disabled_at: string | null;
+  must_change_password: number;
   created_at: string;
   updated_at: string;
 }
@@ -28,14 +35,64 @@ export class UserRepository {
     return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
   }
 
-  insert(u: { email: string; name: string; password_hash: string }): number {
+  list(): UserRow[] {
+    return this.db.prepare('SELECT * FROM users ORDER BY id').all() as UserRow[];
+  }
+
+  /** The first-start administrator unless told otherwise. */
+  insert(u: {
+    email: string;
+    name: string;
+    password_hash: string;
+    role?: Role;
+    must_change_password?: boolean;
+  }): number {
     const now = new Date().toISOString();
     const r = this.db
       .prepare(
-        'INSERT INTO users (email, name, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO users (email, name, password_hash, role, must_change_password, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(u.email, u.name, u.password_hash, now, now);
+      .run(
+        u.email,
+        u.name,
+        u.password_hash,
+        u.role ?? 'administrator',
+        u.must_change_password ? 1 : 0,
+        now,
+        now,
+      );
     return Number(r.lastInsertRowid);
+  }
+
+  /**
+   * Runs `change` unless it would leave no active administrator: the change and the check are one
+   * transaction, so two administrators demoting each other at once cannot both succeed. Answers
+   * false (and rolls the change back) when refused.
+   */
+  keepingAnAdministrator(change: () => void): boolean {
+    try {
+      this.db
+        .transaction(() => {
+          change();
+          if (this.activeAdministrators() === 0) throw NO_ADMIN_LEFT;
+        })
+        .immediate();
+      return true;
+    } catch (e) {
+      if (e === NO_ADMIN_LEFT) return false;
+      throw e;
+    }
+  }
+
+  activeAdministrators(): number {
+    return this.db
+      .prepare("SELECT COUNT(*) FROM users WHERE role = 'administrator' AND disabled_at IS NULL")
+      .pluck()
+      .get() as number;
+  }
+
+  delete(id: number): boolean {
+    return this.db.prepare('DELETE FROM users WHERE id = ?').run(id).changes === 1;
   }
 
   update(
@@ -43,7 +100,15 @@ export class UserRepository {
     fields: Partial<
       Pick<
         UserRow,
-        'password_hash' | 'totp_secret' | 'totp_pending_secret' | 'totp_enabled' | 'totp_last_step'
+        | 'password_hash'
+        | 'totp_secret'
+        | 'totp_pending_secret'
+        | 'totp_enabled'
+        | 'totp_last_step'
+        | 'name'
+        | 'role'
+        | 'disabled_at'
+        | 'must_change_password'
       >
     >,
   ): void {

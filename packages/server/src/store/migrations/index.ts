@@ -535,4 +535,16 @@ ALTER TABLE source_syncs ADD COLUMN pages_resegmented INTEGER NOT NULL DEFAULT 0
 ALTER TABLE crawl_syncs ADD COLUMN pages_resegmented INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    id: 23,
+    name: 'user_roles',
+    // Existing users are the first-start administrator: they keep everything. A user created by
+    // an administrator starts with a one-time password (must_change_password) until they change it.
+    sql: `
+ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'administrator'
+  CHECK (role IN ('administrator', 'operator', 'viewer'));
+ALTER TABLE users ADD COLUMN disabled_at TEXT;
+ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0;
+`,
+  },
 ];
