@@ -21,7 +21,7 @@ export async function createRoleUser(
   const created = await s.api('/api/v1/admin/users', {
     method: 'POST',
     key: adminKey,
-    body: { email, name: `A ${role}`, role },
+    body: { email, name: `Test ${role}`, role },
   });
   if (created.status !== 201) throw new Error(`create user: ${JSON.stringify(created.body)}`);
   const key = await s.login(email, created.body.one_time_password);

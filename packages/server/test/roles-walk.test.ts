@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, roleAllows, type Role } from '@adam/contracts';
+import { ROLES, type Role } from '@adam/contracts';
 import { startServer, type TestServer } from './helpers.js';
 import { createRoleUser } from './role-users.js';
 
@@ -19,6 +19,13 @@ const PUBLIC = new Set([
   'GET /api/v1/config/public',
   'GET /api/v1/ws',
 ]);
+
+/** Written out here, not taken from the code under test: what each role may call. */
+const MAY: Record<Role, Role[]> = {
+  administrator: ['administrator', 'operator', 'viewer'],
+  operator: ['operator', 'viewer'],
+  viewer: ['viewer'],
+};
 
 interface Operation {
   method: string;
@@ -91,7 +98,7 @@ describe('every operation of the OpenAPI document', () => {
       for (const op of ops.filter((o) => !PUBLIC.has(name(o)))) {
         const r = await call(op, keys[role]);
         const needed = op.role as Role;
-        if (roleAllows(role, needed)) {
+        if (MAY[role].includes(needed)) {
           if (r.status === 401 || r.status === 403)
             wrong.push(`${name(op)} refused: ${r.status} ${r.body?.detail}`);
         } else if (
