@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import * as OTPAuth from 'otpauth';
 import WebSocket from 'ws';
 import { startServer, type TestServer } from './helpers.js';
 import { createRoleUser } from './role-users.js';
@@ -140,6 +141,37 @@ describe('user administration', () => {
     // The old session stays ended; a new login works.
     expect((await me(user.key)).status).toBe(401);
     expect((await me(await s.login(user.email, user.password))).status).toBe(200);
+  });
+
+  it("gives each user their own two-factor authentication, the same code as the administrator's", async () => {
+    const viewer = await createRoleUser(s, admin, 'viewer');
+    const setup = await s.api('/api/v1/auth/2fa/setup', { method: 'POST', key: viewer.key });
+    expect(setup.status).toBe(200);
+    const code = (at: number) =>
+      new OTPAuth.TOTP({
+        secret: OTPAuth.Secret.fromBase32(setup.body.secret),
+        digits: 6,
+        period: 30,
+        algorithm: 'SHA1',
+      }).generate({ timestamp: at });
+    const enable = await s.api('/api/v1/auth/2fa/enable', {
+      method: 'POST',
+      key: viewer.key,
+      body: { code: code(s.clock.now()) },
+    });
+    expect(enable.status).toBe(200);
+    const credentials = { email: viewer.email, password: viewer.password };
+    const first = await s.api('/api/v1/auth/login', { method: 'POST', body: credentials });
+    expect(first.body).toMatchObject({ requires_2fa: true, api_key: null });
+    s.clock.advance(30_000);
+    const second = await s.api('/api/v1/auth/login', {
+      method: 'POST',
+      body: { ...credentials, totp_code: code(s.clock.now()) },
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.user).toMatchObject({ role: 'viewer', totp_enabled: true });
+    // The administrator's own login is untouched by the viewer's second factor.
+    expect((await me(await s.login())).body.totp_enabled).toBe(false);
   });
 
   it('answers 404 for an unknown user and 422 for an unknown role', async () => {
