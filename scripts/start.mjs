@@ -6,6 +6,7 @@
 // Without `exec`, npm's `sh -c` took the signal and died, and this process kept the port.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -29,8 +30,15 @@ const packages = [
   {
     name: '@adam/server',
     dir: 'packages/server',
-    inputs: ['src', 'tsconfig.build.json', 'package.json', 'scripts/bundle.mjs'],
-    output: 'dist/main.js',
+    inputs: [
+      'src',
+      'tsconfig.build.json',
+      'package.json',
+      'scripts/bundle.mjs',
+      'scripts/boot.cjs',
+    ],
+    // The bundle's last file (its code cache).
+    output: 'dist/main.cjs.cache',
   },
   {
     name: '@adam/web',
@@ -103,6 +111,11 @@ if (process.argv[2] === 'worker') {
   // `npm run worker`: the CLI reads its command ('worker') from process.argv.
   await import(path.join(root, 'packages/server/dist/cli.js'));
 } else {
-  const { serve, configOrExit } = await import(path.join(root, 'packages/server/dist/main.js'));
+  // The main thread's CommonJS bundle with its code cache (boot.cjs); a build made before it
+  // existed (ADAM_NO_BUILD=1) still has the ES module entry.
+  const boot = path.join(root, 'packages/server/dist/boot.cjs');
+  const { serve, configOrExit } = fs.existsSync(boot)
+    ? createRequire(import.meta.url)(boot).loadMain().exports
+    : await import(path.join(root, 'packages/server/dist/main.js'));
   await serve(configOrExit());
 }

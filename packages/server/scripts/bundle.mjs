@@ -16,6 +16,7 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const src = path.join(serverRoot, 'src');
@@ -100,7 +101,7 @@ const banner = [
 ].join('\n');
 
 const started = performance.now();
-for (const name of ['main.js', 'cli.js', 'chunks']) {
+for (const name of ['main.js', 'cli.js', 'chunks', 'main.cjs', 'main.cjs.cache', 'boot.cjs']) {
   fs.rmSync(path.join(outdir, name), { recursive: true, force: true });
 }
 const result = await build({
@@ -122,7 +123,53 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+
+// The server's main thread also gets one CommonJS file, main.cjs, loaded by boot.cjs through
+// vm.Script with V8's code cache (Node 20 has no compile cache for ES modules: compiling the
+// chunks was the largest item of a start's CPU before listen). Threads keep the ESM entries.
+const cjsBanner = [
+  `const { fileURLToPath: __adamFileURLToPath, pathToFileURL: __adamPathToFileURL } = require('node:url');`,
+  `const { dirname: __adamDirname } = require('node:path');`,
+  // main.cjs sits at the output folder's root.
+  `const __adamOut = __adamPathToFileURL(__dirname + '/').href;`,
+].join('\n');
+const cjs = await build({
+  entryPoints: [path.join(src, 'main.ts')],
+  outfile: path.join(outdir, 'main.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // import() becomes require(): a script from V8's code cache loses its import() callback
+  // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); the packages the server imports that way are
+  // CommonJS.
+  supported: { 'dynamic-import': false },
+  conditions: ['adam-source'],
+  external,
+  banner: { js: cjsBanner },
+  plugins: [importMetaPlugin],
+  sourcemap: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+fs.copyFileSync(path.join(serverRoot, 'scripts', 'boot.cjs'), path.join(outdir, 'boot.cjs'));
+writeCodeCache(outdir);
+
+const outputs = Object.keys(result.metafile.outputs)
+  .concat(Object.keys(cjs.metafile.outputs))
+  .filter((f) => /\.c?js$/.test(f));
 console.log(
   `[bundle] ${outputs.length} files in ${path.relative(process.cwd(), outdir) || '.'} (${Math.round(performance.now() - started)} ms)`,
 );
+
+/**
+ * V8's code cache for main.cjs, made by loading it once in a child process (its modules'
+ * top-level code runs, the server does not start): it holds every function compiled so far.
+ * A missing or rejected cache (another Node, other V8 flags) only costs the compile it saves.
+ */
+function writeCodeCache(dir) {
+  execFileSync(process.execPath, [path.join(dir, 'boot.cjs'), '--write-code-cache'], {
+    stdio: 'inherit',
+  });
+}

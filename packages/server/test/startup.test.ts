@@ -157,10 +157,39 @@ describe('the production bundle (scripts/bundle.mjs: what `npm run build` makes 
     await site?.close();
   });
 
+  /** What boot.cjs's loadMain() saw of the code cache, in a fresh process. */
+  const cacheSeen = () =>
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `process.stdout.write(require(${JSON.stringify(path.join(out, 'boot.cjs'))}).loadMain().cache)`,
+      ],
+      { encoding: 'utf8' },
+    );
+
+  it('loads the main thread from its CommonJS bundle with the code cache made at build', () => {
+    // Threads' shared code comes from a few chunks, not from src's ~300 modules one by one.
+    expect(fs.readFileSync(path.join(out, 'main.js'), 'utf8')).toMatch(/from "\.\/chunks\//);
+    expect(cacheSeen()).toBe('taken');
+  });
+
+  it('starts from the bundle when its code cache does not fit (V8 compiles as usual)', () => {
+    const cache = path.join(out, 'main.cjs.cache');
+    const good = fs.readFileSync(cache);
+    try {
+      fs.writeFileSync(cache, Buffer.alloc(good.length, 7));
+      expect(cacheSeen()).toBe('rejected');
+      fs.rmSync(cache);
+      expect(cacheSeen()).toBe('none');
+    } finally {
+      fs.writeFileSync(cache, good);
+    }
+  });
+
   it('answers /health, serves the console, and extracts pages and runs jobs on its threads', async () => {
-    const main = path.join(out, 'main.js');
-    // Shared code comes from a few chunks, not from src's ~300 modules one by one.
-    expect(fs.readFileSync(main, 'utf8')).toMatch(/from "\.\/chunks\//);
+    // What `npm start` runs: boot.cjs, with the code cache (the test above).
+    const main = path.join(out, 'boot.cjs');
     const dataDir = tempDir();
     linkSharedModel(dataDir);
     const web = tempDir('adam-web-');
