@@ -19,10 +19,29 @@ interface IngestInput {
   /** Keeps only segments in this language (a job's filter); 'auto' or undefined keeps all. */
   onlyLanguage?: string | null;
   /** More of a segment's metadata (an uploaded document's page and heading), by segment. */
-  segmentMetadata?: (
-    segment: AnalyzeResult['segments'][number],
-  ) => Record<string, unknown> | undefined;
+  segmentMetadata?: (segment: Segment) => Record<string, unknown> | undefined;
 }
+
+type StoreInput = Omit<IngestInput, 'text'> & { text?: string };
+type Segment = AnalyzeResult['segments'][number];
+
+interface StorePlan {
+  result: AnalyzeResult;
+  input: StoreInput;
+  kept: Segment[];
+  diagnostics: Diagnostic[];
+  /** The first five diagnostics of each segment, by its first 120 characters. */
+  diagnosticsOf: Map<string, Diagnostic[]>;
+  embedderId: string;
+  /** The analysis was embedded in the index's current space. */
+  current: boolean;
+}
+
+/** How long one slice of storeInSlices may hold the event loop. */
+const STORE_SLICE_MS = 8;
+/** The first slice, before a row's cost is known; no slice is bigger than the second bound. */
+const FIRST_SLICE_ROWS = 4;
+const MAX_SLICE_ROWS = 500;
 
 export interface IngestResult {
   snippet_ids: number[];
@@ -53,14 +72,56 @@ export class IngestionService {
   ) {}
 
   async ingest(input: IngestInput, settings: ProcessingSettings): Promise<IngestResult> {
-    return this.store(await this.deps.engine.analyze(input.text, input.language, settings), input);
+    return this.storeInSlices(
+      await this.deps.engine.analyze(input.text, input.language, settings),
+      input,
+    );
   }
 
   /**
    * The writing half of ingest: an analysis made here or by a remote worker becomes rows and
    * vectors. Only the server calls it: it is the single writer of the store and the index.
+   * One transaction for all the rows: for a page's few snippets; a document's hundreds go
+   * through storeInSlices.
    */
-  store(result: AnalyzeResult, input: Omit<IngestInput, 'text'> & { text?: string }): IngestResult {
+  store(result: AnalyzeResult, input: StoreInput): IngestResult {
+    const plan = this.plan(result, input);
+    const ids = this.insert(plan, plan.kept);
+    return this.finish(plan, ids);
+  }
+
+  /**
+   * store, in slices of rows that each hold the event loop about `sliceMs` (building the rows
+   * and their transaction: the FTS and count triggers cost ~1 ms a row), with a turn of the
+   * loop between them, so requests and timers are served while a document's hundreds of
+   * snippets are written. Each slice commits on its own: a crash in between leaves the slices
+   * before it, and storing the same analysis again adds only the rest (rows dedupe by text).
+   */
+  async storeInSlices(
+    result: AnalyzeResult,
+    input: StoreInput,
+    opts: { sliceMs?: number; yieldTurn?: () => Promise<void> } = {},
+  ): Promise<IngestResult> {
+    const sliceMs = opts.sliceMs ?? STORE_SLICE_MS;
+    const yieldTurn = opts.yieldTurn ?? (() => new Promise<void>((r) => setImmediate(r)));
+    const plan = this.plan(result, input);
+    const ids: (number | null)[] = [];
+    let size = FIRST_SLICE_ROWS;
+    for (let at = 0; at < plan.kept.length;) {
+      if (at > 0) await yieldTurn();
+      const slice = plan.kept.slice(at, at + size);
+      const t0 = performance.now();
+      ids.push(...this.insert(plan, slice));
+      const perRow = (performance.now() - t0) / slice.length;
+      at += slice.length;
+      // The next slice sized on this one's cost, never under a row, never past MAX_SLICE_ROWS.
+      size = Math.max(1, Math.min(MAX_SLICE_ROWS, Math.floor(sliceMs / Math.max(perRow, 0.01))));
+    }
+    return this.finish(plan, ids);
+  }
+
+  /** What to store of an analysis: the segments kept by the filters, and their diagnostics. */
+  private plan(result: AnalyzeResult, input: StoreInput): StorePlan {
     const sourceText = input.text ?? '';
     const diagnostics = [...result.diagnostics];
     const minQuality = input.minQuality ?? null;
@@ -93,7 +154,24 @@ export class IngestionService {
     // built-in one). One left by a switch since is stored as it is and re-embedded below.
     const embedderId = result.embedder_id ?? BUILTIN_EMBEDDER_ID;
     const current = embedderId === this.deps.engine.id;
-    const rows: NewSnippet[] = kept.map((s) => ({
+
+    // Each segment's diagnostics, by its first 120 characters (as they were recorded).
+    const diagnosticsOf = new Map<string, Diagnostic[]>();
+    for (const d of diagnostics) {
+      const list = diagnosticsOf.get(d.snippet);
+      if (!list) diagnosticsOf.set(d.snippet, [d]);
+      else if (list.length < 5) list.push(d);
+    }
+    return { result, input, kept, diagnostics, diagnosticsOf, embedderId, current };
+  }
+
+  /**
+   * Writes `segments` (in one transaction) and hands their vectors to the index at once, so no
+   * turn of the loop sees a new row without its pending vector. Answers ids in input order.
+   */
+  private insert(plan: StorePlan, segments: Segment[]): (number | null)[] {
+    const { result, input, embedderId } = plan;
+    const rows: NewSnippet[] = segments.map((s) => ({
       text: s.text,
       text_hash: textHash(s.text),
       theme: s.theme,
@@ -107,9 +185,7 @@ export class IngestionService {
       metadata: JSON.stringify({
         segmentation_method: result.method,
         segmentation_fallback_reason: result.fallback_reason,
-        segmentation_diagnostic: diagnostics
-          .filter((d) => d.snippet === s.text.slice(0, 120))
-          .slice(0, 5),
+        segmentation_diagnostic: plan.diagnosticsOf.get(s.text.slice(0, 120)) ?? [],
         quality_score_detailed: s.quality_score_detailed,
         theme_scores: s.theme_scores,
         emotions: s.emotions,
@@ -125,12 +201,16 @@ export class IngestionService {
     const ids = this.deps.snippets.insertMany(rows);
     const entries: { key: number; vector: Float32Array }[] = [];
     ids.forEach((id, i) => {
-      if (id !== null) entries.push({ key: id, vector: kept[i]!.vector });
+      if (id !== null) entries.push({ key: id, vector: segments[i]!.vector });
     });
-    if (current) this.deps.index.addDeferred(entries);
+    if (plan.current) this.deps.index.addDeferred(entries);
     else this.deps.index.reindexLater(entries.map((e) => e.key));
+    return ids;
+  }
 
-    const created = entries.map((e) => e.key);
+  private finish(plan: StorePlan, ids: (number | null)[]): IngestResult {
+    const { result, input, diagnostics } = plan;
+    const created = ids.filter((id): id is number => id !== null);
     const duplicates = ids.length - created.length;
     this.deps.log.info(
       { component: 'ingestion' },
