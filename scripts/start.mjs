@@ -37,8 +37,8 @@ const packages = [
       'scripts/bundle.mjs',
       'scripts/boot.cjs',
     ],
-    // The bundle's last file (its code cache).
-    output: 'dist/main.cjs.cache',
+    // Written after the bundles (its code cache comes after it, or at the first start).
+    output: 'dist/boot.cjs',
   },
   {
     name: '@adam/web',
@@ -114,8 +114,10 @@ if (process.argv[2] === 'worker') {
   // The main thread's CommonJS bundle with its code cache (boot.cjs); a build made before it
   // existed (ADAM_NO_BUILD=1) still has the ES module entry.
   const boot = path.join(root, 'packages/server/dist/boot.cjs');
-  const { serve, configOrExit } = fs.existsSync(boot)
-    ? createRequire(import.meta.url)(boot).loadMain().exports
-    : await import(path.join(root, 'packages/server/dist/main.js'));
-  await serve(configOrExit());
+  if (fs.existsSync(boot)) {
+    await createRequire(import.meta.url)(boot).serveMain();
+  } else {
+    const { serve, configOrExit } = await import(path.join(root, 'packages/server/dist/main.js'));
+    await serve(configOrExit());
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Start-up of the built server (dist/main.js): from spawn to the first line it prints, to the
+ * Start-up of the built server (dist/boot.cjs, what `npm start` runs): from spawn to the first line it prints, to the
  * first 200 of /health, and to "ready" (no component "starting" any more, the index's checksums
  * compared), on an empty data dir and on one with N snippets and their saved index (the 1M
  * bench data's builder, bench/data-1m.ts; built once and kept in /tmp). Beside it, in the same
@@ -27,10 +27,13 @@ import { fixed, footer, header, removeDir, sharedModel, table, tempDataDir } fro
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows = positional[0] === undefined ? 200_000 : Number(positional[0]);
 const rounds = Number(positional[1]) || 3;
-/** `--main=<dist/main.js>`: another build (e.g. of an earlier commit) timed instead. */
+/**
+ * `--main=<dist/boot.cjs>`: another build timed instead (an earlier commit's dist/main.js, or
+ * this build's dist/main.js: the ES module entry, without the code cache).
+ */
 const MAIN =
   process.argv.find((a) => a.startsWith('--main='))?.slice('--main='.length) ??
-  path.resolve(import.meta.dirname, '..', 'dist', 'main.js');
+  path.resolve(import.meta.dirname, '..', 'dist', 'boot.cjs');
 /** `--data=<dir>`: an existing data dir, timed on a copy. */
 const DATA_FROM = process.argv.find((a) => a.startsWith('--data='))?.slice('--data='.length);
 /** Between two probes of /health while waiting: fine enough against seconds. */

@@ -1,24 +1,40 @@
 // The server's start file (`npm start`, `node dist/boot.cjs`): loads main.cjs, the main thread's
-// CommonJS bundle, through vm.Script with the V8 code cache the build made beside it
-// (main.cjs.cache), so a start skips most of compiling the bundle. V8 itself checks the cache
-// (its version, its flags, the source) and compiles as usual when it does not fit.
+// CommonJS bundle, through vm.Script with a V8 code cache beside it, so a start skips most of
+// compiling the bundle. The build makes the cache; V8 checks it (its version, its flags, the
+// source's length) and compiles as usual when it does not fit, e.g. under other flags
+// (NODE_OPTIONS=--max-old-space-size=...): the server then writes one for them once it listens.
+// The cache's name holds main.cjs's size and time, so a changed bundle never meets an old cache.
 //
 //   node boot.cjs                      serve (as `node main.js` does)
-//   node boot.cjs --write-code-cache   load main.cjs without serving, write main.cjs.cache
-//   require('./boot.cjs').loadMain()   main.cjs's exports (and whether the cache was taken)
+//   node boot.cjs --write-code-cache   load main.cjs without serving, write its cache
+//   require('./boot.cjs').serveMain()  serve (scripts/start.mjs)
+//   require('./boot.cjs').loadMain()   main.cjs's exports, and whether the cache was taken
 'use strict';
 /* eslint-disable @typescript-eslint/no-require-imports -- CommonJS on purpose: vm.Script with a code cache runs CommonJS only */
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
+const crypto = require('node:crypto');
 
 const mainFile = path.join(__dirname, 'main.cjs');
-const cacheFile = `${mainFile}.cache`;
 
-/** @returns {{ exports: any, script: vm.Script, cache: 'taken' | 'rejected' | 'none' }} */
+/** main.cjs's cache file: named by Node's version and platform and this main.cjs's size and time. */
+function cacheFileOf(stat) {
+  const key = crypto
+    .createHash('sha256')
+    .update([process.version, process.arch, process.platform, stat.size, stat.mtimeMs].join('\n'))
+    .digest('hex')
+    .slice(0, 16);
+  return `${mainFile}.${key}.cache`;
+}
+
+/**
+ * @returns {{ exports: any, script: vm.Script, cacheFile: string, cache: 'taken' | 'rejected' | 'none' }}
+ */
 function loadMain() {
   const source = fs.readFileSync(mainFile, 'utf8');
+  const cacheFile = cacheFileOf(fs.statSync(mainFile));
   let cachedData;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -39,21 +55,42 @@ function loadMain() {
   mod.loaded = true;
   const cache =
     cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'taken';
-  return { exports: mod.exports, script, cache };
+  return { exports: mod.exports, script, cacheFile, cache };
 }
 
-module.exports = { loadMain };
+/** Written whole, then renamed: a start never reads half a cache, two writers never mix. */
+function writeCache(script, cacheFile) {
+  const tmp = `${cacheFile}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, script.createCachedData());
+  fs.renameSync(tmp, cacheFile);
+}
+
+/** Serves; a cache that was missing or did not fit is written once the server listens. */
+async function serveMain() {
+  const { exports, script, cacheFile, cache } = loadMain();
+  await exports.serve(exports.configOrExit());
+  if (cache === 'taken') return;
+  setImmediate(() => {
+    try {
+      writeCache(script, cacheFile);
+    } catch {
+      // A read-only install: every start compiles, as without a cache.
+    }
+  });
+}
+
+module.exports = { loadMain, serveMain };
 
 if (require.main === module) {
   if (process.argv[2] === '--write-code-cache') {
-    fs.rmSync(cacheFile, { force: true });
-    const { script } = loadMain();
-    // Written whole then renamed: a start never reads half a cache.
-    fs.writeFileSync(`${cacheFile}.tmp`, script.createCachedData());
-    fs.renameSync(`${cacheFile}.tmp`, cacheFile);
+    for (const name of fs.readdirSync(__dirname)) {
+      if (name.startsWith('main.cjs.') && name.endsWith('.cache'))
+        fs.rmSync(path.join(__dirname, name));
+    }
+    const { script, cacheFile } = loadMain();
+    writeCache(script, cacheFile);
   } else {
-    const { serve, configOrExit } = loadMain().exports;
-    serve(configOrExit()).catch((e) => {
+    serveMain().catch((e) => {
       console.error(e);
       process.exit(1);
     });

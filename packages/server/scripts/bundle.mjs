@@ -101,8 +101,12 @@ const banner = [
 ].join('\n');
 
 const started = performance.now();
-for (const name of ['main.js', 'cli.js', 'chunks', 'main.cjs', 'main.cjs.cache', 'boot.cjs']) {
+for (const name of ['main.js', 'cli.js', 'chunks', 'boot.cjs']) {
   fs.rmSync(path.join(outdir, name), { recursive: true, force: true });
+}
+// main.cjs, its map and its code caches.
+for (const name of fs.existsSync(outdir) ? fs.readdirSync(outdir) : []) {
+  if (name.startsWith('main.cjs')) fs.rmSync(path.join(outdir, name), { force: true });
 }
 const result = await build({
   entryPoints: entries(),

@@ -157,33 +157,37 @@ describe('the production bundle (scripts/bundle.mjs: what `npm run build` makes 
     await site?.close();
   });
 
-  /** What boot.cjs's loadMain() saw of the code cache, in a fresh process. */
-  const cacheSeen = () =>
-    execFileSync(
-      process.execPath,
-      [
-        '-e',
-        `process.stdout.write(require(${JSON.stringify(path.join(out, 'boot.cjs'))}).loadMain().cache)`,
-      ],
-      { encoding: 'utf8' },
+  /** What boot.cjs's loadMain() saw of the code cache, in a fresh process run with `flags`. */
+  const cacheSeen = (flags: string[] = []): { cache: string; cacheFile: string } =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          ...flags,
+          '-e',
+          `const { cache, cacheFile } = require(${JSON.stringify(path.join(out, 'boot.cjs'))}).loadMain();
+           process.stdout.write(JSON.stringify({ cache, cacheFile }))`,
+        ],
+        { encoding: 'utf8' },
+      ),
     );
 
   it('loads the main thread from its CommonJS bundle with the code cache made at build', () => {
     // Threads' shared code comes from a few chunks, not from src's ~300 modules one by one.
     expect(fs.readFileSync(path.join(out, 'main.js'), 'utf8')).toMatch(/from "\.\/chunks\//);
-    expect(cacheSeen()).toBe('taken');
+    expect(cacheSeen().cache).toBe('taken');
   });
 
-  it('starts from the bundle when its code cache does not fit (V8 compiles as usual)', () => {
-    const cache = path.join(out, 'main.cjs.cache');
-    const good = fs.readFileSync(cache);
+  it('loads the bundle when its code cache does not fit or is missing (V8 compiles as usual)', () => {
+    const { cacheFile } = cacheSeen();
+    const good = fs.readFileSync(cacheFile);
     try {
-      fs.writeFileSync(cache, Buffer.alloc(good.length, 7));
-      expect(cacheSeen()).toBe('rejected');
-      fs.rmSync(cache);
-      expect(cacheSeen()).toBe('none');
+      fs.writeFileSync(cacheFile, Buffer.alloc(good.length, 7));
+      expect(cacheSeen().cache).toBe('rejected');
+      fs.rmSync(cacheFile);
+      expect(cacheSeen().cache).toBe('none');
     } finally {
-      fs.writeFileSync(cache, good);
+      fs.writeFileSync(cacheFile, good);
     }
   });
 
@@ -269,4 +273,34 @@ describe('the production bundle (scripts/bundle.mjs: what `npm run build` makes 
     expect(found.status).toBe(200);
     expect(saved.body.snippet_ids).toContain(found.body.results[0].id);
   }, 180_000);
+
+  it('serves under V8 flags the build did not use, and writes their cache once it listens', async () => {
+    if (child?.exitCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((r) => child!.once('exit', r));
+    }
+    const flags = ['--max-old-space-size=1536'];
+    expect(cacheSeen(flags).cache).toBe('rejected');
+    child = spawn(process.execPath, [...flags, path.join(out, 'boot.cjs')], {
+      env: { ...process.env, PORT: '0', ADAM_DATA_DIR: tempDir(), ADAM_WEB_DIST: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const port = await until(() => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1], {
+      timeout: 60_000,
+      what: () => `the bundled server to listen:\n${output}`,
+    });
+    expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(200);
+    await until(() => cacheSeen(flags).cache === 'taken', {
+      timeout: 60_000,
+      what: () => 'the cache for these flags to be written',
+    });
+    // Now the build's flags are the ones that do not fit: their start would write it back.
+    expect(cacheSeen().cache).toBe('rejected');
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+  }, 120_000);
 });
