@@ -86,7 +86,7 @@ const count = (db: Db) => db.prepare('SELECT COUNT(*) FROM snippets').pluck().ge
 describe('IngestionService.storeInSlices', () => {
   it('gives the event loop a turn while it stores: an immediate queued meanwhile runs before the store ends', async () => {
     const { service, db } = ingestion();
-    // 600 rows: a first slice of a few, at most 500 in the next, so at least three slices
+    // 600 rows: a first slice of 4, at most twice as many in each next one, so several slices
     // whatever this machine's speed.
     const storing = service.storeInSlices(analysis(600), input);
     let ended = false;

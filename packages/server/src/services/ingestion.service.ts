@@ -41,7 +41,7 @@ interface StorePlan {
 const STORE_SLICE_MS = 8;
 /** The first slice, before a row's cost is known; no slice is bigger than the second bound. */
 const FIRST_SLICE_ROWS = 4;
-const MAX_SLICE_ROWS = 500;
+const MAX_SLICE_ROWS = 256;
 
 export interface IngestResult {
   snippet_ids: number[];
@@ -114,8 +114,10 @@ export class IngestionService {
       ids.push(...this.insert(plan, slice));
       const perRow = (performance.now() - t0) / slice.length;
       at += slice.length;
-      // The next slice sized on this one's cost, never under a row, never past MAX_SLICE_ROWS.
-      size = Math.max(1, Math.min(MAX_SLICE_ROWS, Math.floor(sliceMs / Math.max(perRow, 0.01))));
+      // The next slice sized on this one's cost, at most twice its rows (a few cheap rows say
+      // little of the next ones: the texts' lengths differ), never under one row.
+      const fits = Math.floor(sliceMs / Math.max(perRow, 0.01));
+      size = Math.max(1, Math.min(fits, 2 * slice.length, MAX_SLICE_ROWS));
     }
     return this.finish(plan, ids);
   }
