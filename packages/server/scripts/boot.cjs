@@ -44,7 +44,8 @@ function loadMain() {
   const script = new vm.Script(Module.wrap(source), {
     filename: mainFile,
     cachedData,
-    // The bundle's import() calls (swagger, at route building) load as from a module file.
+    // The build turns main.cjs's import() into require() (a script from the cache loses this
+    // callback); kept for an import() that would slip in, which then works without a cache.
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const mod = new Module(mainFile, module);
