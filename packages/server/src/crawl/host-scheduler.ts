@@ -12,38 +12,12 @@
  * passed since.
  */
 
+import { whenAborted } from '../lib/when-aborted.js';
+
 export interface Clock {
   now(): number;
   /** Resolves after `ms`; rejects with the signal's reason once it is aborted. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
-/** Each signal's waiters: one 'abort' listener per signal, however many sleeps share it. */
-const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
-
-/**
- * Calls `fn` once `signal` aborts; answers the function that stops waiting. A crawl's sleeps and
- * waits all share its job's signal: adding and removing a listener of its own per request was a
- * measurable part of an unchanged re-sync's CPU.
- */
-export function onAbort(signal: AbortSignal, fn: () => void): () => void {
-  let waiting = abortWaiters.get(signal);
-  if (!waiting) {
-    const fns = new Set<() => void>();
-    waiting = fns;
-    abortWaiters.set(signal, fns);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const f of [...fns]) f();
-        fns.clear();
-      },
-      { once: true },
-    );
-  }
-  const set = waiting;
-  set.add(fn);
-  return () => set.delete(fn);
 }
 
 export const systemClock: Clock = {
@@ -53,7 +27,7 @@ export const systemClock: Clock = {
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason as Error);
       const stopWaiting = signal
-        ? onAbort(signal, () => {
+        ? whenAborted(signal, () => {
             clearTimeout(t);
             reject(signal.reason as Error);
           })
@@ -280,7 +254,7 @@ export class HostScheduler {
         resolve();
       };
       const stopWaiting = signal
-        ? onAbort(signal, () => {
+        ? whenAborted(signal, () => {
             const i = queue.indexOf(wake);
             if (i >= 0) queue.splice(i, 1);
             reject(signal.reason as Error);

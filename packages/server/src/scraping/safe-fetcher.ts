@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type * as Undici from 'undici';
 import type { Agent, Dispatcher } from 'undici';
 import { withoutCredentials } from '../lib/url.js';
+import { whenAborted } from '../lib/when-aborted.js';
 import {
   addressRange,
   allowedPortsFor,
@@ -706,31 +707,6 @@ export class Deadlines {
     }
   }
 }
-
-/**
- * Calls `fn` when `signal` aborts; answers the function that stops waiting. One listener per
- * signal, however many fetches wait on it (a crawl's job signal is shared by all its fetches).
- */
-function whenAborted(signal: AbortSignal, fn: () => void): () => void {
-  let waiting = abortWaiters.get(signal);
-  if (!waiting) {
-    const fns = new Set<() => void>();
-    waiting = fns;
-    abortWaiters.set(signal, fns);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const f of [...fns]) f();
-        fns.clear();
-      },
-      { once: true },
-    );
-  }
-  const set = waiting;
-  set.add(fn);
-  return () => set.delete(fn);
-}
-const abortWaiters = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** Whether the request carries a validator, so that a 304 is its normal answer. */
 function isConditional(headers: Record<string, string> | undefined): boolean {
