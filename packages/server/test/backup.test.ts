@@ -241,6 +241,8 @@ describe('backups', () => {
       DROP TABLE source_syncs; DROP TABLE crawl_syncs;
       DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
       DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;
+      ALTER TABLE users DROP COLUMN role; ALTER TABLE users DROP COLUMN disabled_at;
+      ALTER TABLE users DROP COLUMN must_change_password;
       DELETE FROM schema_migrations WHERE id > 5;
     `);
     const vectors = old
