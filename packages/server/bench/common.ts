@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Theme } from '@adam/contracts';
+import type { Adam } from '../src/app.js';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
 import { generatePage } from '../test/fixtures/fixture-pages.js';
 import { rng } from '../test/fixtures/seeded-random.js';
@@ -230,4 +231,17 @@ export function startGaps(starts: readonly number[], delayMs: number, window = 1
   for (let i = window - 1; i < sorted.length; i++)
     span = Math.min(span, sorted[i]! - sorted[i - window + 1]!);
   return { n: Math.max(0, sorted.length - 1), min, under, span };
+}
+
+/** The API base of an app listening on a port, and the default administrator's key for it. */
+export async function benchLogin(adam: Adam): Promise<{ base: string; key: string }> {
+  const addr = adam.app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('no address');
+  const base = `http://127.0.0.1:${addr.port}/api/v1`;
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'admin' }),
+  });
+  return { base, key: ((await login.json()) as { api_key: string }).api_key };
 }

@@ -13,6 +13,7 @@ import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ARTICLES } from '../test/corpus.js';
 import {
+  benchLogin,
   fixed,
   footer,
   header,
@@ -39,15 +40,7 @@ try {
   adam = await buildApp(loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '' }));
   await adam.app.listen({ port: 0, host: '127.0.0.1' });
   await adam.engineStarted;
-  const addr = adam.app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no address');
-  const base = `http://127.0.0.1:${addr.port}/api/v1`;
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@example.com', password: 'admin' }),
-  });
-  const key = ((await login.json()) as { api_key: string }).api_key;
+  const { base, key } = await benchLogin(adam);
   const save = (title: string, text: string) =>
     fetch(`${base}/playground/save-segments`, {
       method: 'POST',

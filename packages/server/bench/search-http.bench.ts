@@ -28,7 +28,16 @@ import { Engine } from '../src/engine/engine.js';
 import { KeywordService } from '../src/keyword/keyword.service.js';
 import { ftsMatch, queryWords } from '../src/services/hybrid-search.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';
-import { fixed, footer, header, pageSentences, rng, summarize, table } from './common.js';
+import {
+  benchLogin,
+  fixed,
+  footer,
+  header,
+  pageSentences,
+  rng,
+  summarize,
+  table,
+} from './common.js';
 
 const DIR = process.env.SEARCH_HTTP_DIR;
 if (!DIR) throw new Error('SEARCH_HTTP_DIR=<a copy of a bench data dir> is required');
@@ -103,15 +112,7 @@ try {
   const index = adam.services.index;
   timeStage(index, 'search', 'index');
   // The drain is inside keywordSearch: its time is counted apart, and taken off the keyword side.
-  const addr = adam.app.server.address();
-  if (!addr || typeof addr === 'string') throw new Error('no address');
-  const base = `http://127.0.0.1:${addr.port}/api/v1`;
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@example.com', password: 'admin' }),
-  });
-  const { api_key: key } = (await login.json()) as { api_key: string };
+  const { base, key } = await benchLogin(adam);
 
   // Queries: words of a fixed sample of rows by their document frequency (the engine's count).
   const db = adam.db;

@@ -20,7 +20,17 @@ import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
 import { ftsMatch, queryWords } from '../src/services/hybrid-search.js';
 import { loadConfig } from '../src/config.js';
-import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
+import {
+  benchLogin,
+  fixed,
+  footer,
+  header,
+  pageSentences,
+  rng,
+  seconds,
+  summarize,
+  table,
+} from './common.js';
 import { ensureMillion } from './data-1m.js';
 
 const ROWS = Number(process.argv[2]) || undefined;
@@ -120,15 +130,7 @@ while (!keyword.ready) {
   if (keyword.health().status === 'degraded') throw new Error('keyword engine failed');
   await new Promise((r) => setTimeout(r, 200));
 }
-const addr = adam.app.server.address();
-if (!addr || typeof addr === 'string') throw new Error('no address');
-const base = `http://127.0.0.1:${addr.port}/api/v1`;
-const login = await fetch(`${base}/auth/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'admin@example.com', password: 'admin' }),
-});
-const { api_key: apiKey } = (await login.json()) as { api_key: string };
+const { base, key: apiKey } = await benchLogin(adam);
 
 console.log(`server up, keyword engine ready, ${seconds(performance.now() - benchStarted)}`);
 // The fixture's vocabulary is small: its words are common or absent, so a rare word is found by
