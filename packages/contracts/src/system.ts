@@ -19,6 +19,16 @@ export const HealthResponse = z.object({
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
+/** GET /ready: 200 once the engine and the index are ready (a load balancer may send work), else 503. */
+export const ReadinessResponse = z.object({
+  ready: z.boolean(),
+  engine: z.boolean(),
+  index: z.boolean(),
+  /** What is not ready yet, one line each ("engine: starting its threads and model"). */
+  not_ready: z.array(z.string()),
+});
+export type ReadinessResponse = z.infer<typeof ReadinessResponse>;
+
 export const PublicConfig = z.object({
   segment_max_tokens: z.number(),
   segment_max_sentences: z.number(),
