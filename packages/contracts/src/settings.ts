@@ -173,12 +173,25 @@ export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
   auto_backup: true,
 };
 
+/** How long the audit trail keeps its entries; housekeeping prunes older ones. */
+export const AUDIT_RETENTION_BOUNDS = { min: 1, max: 3650 } as const;
+
+export const SecuritySettings = z
+  .object({
+    audit_retention_days: within(AUDIT_RETENTION_BOUNDS),
+  })
+  .strict();
+export type SecuritySettings = z.infer<typeof SecuritySettings>;
+
+export const DEFAULT_SECURITY_SETTINGS: SecuritySettings = { audit_retention_days: 365 };
+
 export const SETTINGS_SECTIONS = [
   'general',
   'processing',
   'resources',
   'crawler',
   'uploads',
+  'security',
 ] as const;
 export const SettingsSection = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSection>;
@@ -189,6 +202,7 @@ export const SETTINGS_SCHEMAS = {
   resources: ResourcesSettings,
   crawler: CrawlerSettings,
   uploads: UploadSettings,
+  security: SecuritySettings,
 } as const;
 
 export const AllSettings = z.object({
@@ -197,6 +211,7 @@ export const AllSettings = z.object({
   resources: ResourcesSettings,
   crawler: CrawlerSettings,
   uploads: UploadSettings,
+  security: SecuritySettings,
 });
 export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];

@@ -239,10 +239,17 @@ describe('backups', () => {
       ALTER TABLE sources DROP COLUMN missing_count; ALTER TABLE sources DROP COLUMN sync_job_id;
       DROP TRIGGER sources_segmentation_ai; ALTER TABLE sources DROP COLUMN segmentation;
       DROP TABLE source_syncs; DROP TABLE crawl_syncs;
+      ALTER TABLE snippets DROP COLUMN section;
       DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
       DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;
       ALTER TABLE users DROP COLUMN role; ALTER TABLE users DROP COLUMN disabled_at;
       ALTER TABLE users DROP COLUMN must_change_password;
+      DROP INDEX api_keys_user_kind; CREATE INDEX api_keys_user ON api_keys(user_id);
+      ALTER TABLE api_keys DROP COLUMN kind; ALTER TABLE api_keys DROP COLUMN name;
+      ALTER TABLE api_keys DROP COLUMN scope; ALTER TABLE api_keys DROP COLUMN prefix;
+      ALTER TABLE api_keys DROP COLUMN last_used_address; ALTER TABLE api_keys DROP COLUMN user_agent;
+      ALTER TABLE api_keys DROP COLUMN created_address;
+      DROP TABLE audit_log; DROP TABLE audit_chain;
       DELETE FROM schema_migrations WHERE id > 5;
     `);
     const vectors = old

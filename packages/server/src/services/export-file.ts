@@ -17,7 +17,7 @@ const CSV_COLUMNS: readonly (readonly [string, (r: Snippet) => unknown])[] = [
 ];
 
 /** Quotes a CSV field; a leading = + - @ is escaped so spreadsheets do not run it as a formula. */
-function csvField(v: unknown): string {
+export function csvField(v: unknown): string {
   let s = v === null || v === undefined ? '' : String(v);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

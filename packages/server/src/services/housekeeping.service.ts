@@ -18,6 +18,9 @@ export class HousekeepingService {
       refreshGraceSeconds: number;
       log: Pick<Logger, 'error'>;
       now?: () => number;
+      /** The audit trail, pruned past its retention (the security settings). */
+      audit?: { prune(retentionDays: number): number };
+      auditRetentionDays?: () => number;
     },
   ) {}
 
@@ -48,5 +51,8 @@ export class HousekeepingService {
     this.deps.keys.deleteExpiredBefore(
       new Date(now - this.deps.refreshGraceSeconds * 1000).toISOString(),
     );
+    if (this.deps.audit && this.deps.auditRetentionDays) {
+      this.deps.audit.prune(this.deps.auditRetentionDays());
+    }
   }
 }

@@ -3,6 +3,7 @@ import {
   DEFAULT_GENERAL_SETTINGS,
   DEFAULT_PROCESSING_SETTINGS,
   DEFAULT_RESOURCES_SETTINGS,
+  DEFAULT_SECURITY_SETTINGS,
   DEFAULT_UPLOAD_SETTINGS,
   SETTINGS_SCHEMAS,
   SETTINGS_SECTIONS,
@@ -25,6 +26,7 @@ const DEFAULTS: AllSettings = {
   resources: DEFAULT_RESOURCES_SETTINGS,
   crawler: DEFAULT_CRAWLER_SETTINGS,
   uploads: DEFAULT_UPLOAD_SETTINGS,
+  security: DEFAULT_SECURITY_SETTINGS,
 };
 
 /**
@@ -78,6 +80,7 @@ export class SettingsService {
       resources: this.get('resources'),
       crawler: this.get('crawler'),
       uploads: this.get('uploads'),
+      security: this.get('security'),
     };
   }
 

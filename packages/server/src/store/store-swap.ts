@@ -23,6 +23,9 @@ const KEPT_TABLES: ReadonlySet<string> = new Set([
   'models',
   'metrics_history',
   'store_probe',
+  // The audit trail and its chain's head and anchor: a restore must not erase who did what.
+  'audit_log',
+  'audit_chain',
 ]);
 
 /** A row `PRAGMA foreign_key_check` reports: `table` holds a reference with no parent. */
