@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { EventBus } from '../src/lib/event-bus.js';
 import { createLogger, LogSink } from '../src/logging.js';
 import { IndexService } from '../src/services/index.service.js';
@@ -62,6 +63,8 @@ interface Lateness {
   worstOwn: number;
   /** The same, less also the time the virtual machine's CPUs were taken by its host. */
   worstOwnSteal: number;
+  /** The worst own tick's split: on a CPU (of which GC pauses), and neither (blocked). */
+  worstOwnSplit: { ran: number; gc: number; blocked: number };
   ticks: number;
   ms: number;
 }
@@ -103,12 +106,33 @@ interface Tick {
   waited: number;
   /** Of which (at most) the host's steal on the busiest of this machine's CPUs. */
   stolen: number;
+  /** This thread's time on a CPU since the tick before (JS, GC, native calls). */
+  ran: number;
+  /** Of which this isolate's garbage-collection pauses. */
+  gc: number;
 }
+
+/** This isolate's GC pauses as they end: start time and duration (perf_hooks 'gc' entries). */
+const gcPauses: { start: number; ms: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push({ start: e.startTime, ms: e.duration });
+}).observe({ entryTypes: ['gc'] });
+const gcBetween = (from: number, to: number) =>
+  gcPauses.reduce((n, g) => (g.start >= from && g.start < to ? n + g.ms : n), 0);
 
 /** Worst and p99 of some ticks' lateness. */
 function summary(late: Tick[], ms: number): Lateness {
   const sorted = late.map((t) => t.ms).sort((a, b) => a - b);
+  const own = (t: Tick) => t.ms - Math.min(t.ms, t.waited);
+  const worst = late.reduce<Tick | null>((w, t) => (!w || own(t) > own(w) ? t : w), null);
   return {
+    worstOwnSplit: worst
+      ? {
+          ran: Math.min(own(worst), worst.ran),
+          gc: worst.gc,
+          blocked: Math.max(0, own(worst) - worst.ran),
+        }
+      : { ran: 0, gc: 0, blocked: 0 },
     worst: sorted[sorted.length - 1] ?? 0,
     p99: percentile(sorted, 99) || 0,
     worstOwn: late.reduce((w, t) => Math.max(w, t.ms - Math.min(t.ms, t.waited)), 0),
@@ -132,14 +156,27 @@ async function lateness(
   const late: Tick[] = [];
   let due = performance.now() + TICK_MS;
   let runnable = schedstat()?.runnable ?? 0;
+  let cpu = schedstat()?.cpu ?? 0;
   let steal = stealPerCpu();
+  let last = performance.now();
   const tick = (now: number) => {
-    const r = schedstat()?.runnable ?? 0;
+    const sched = schedstat();
+    const r = sched?.runnable ?? 0;
+    const c = sched?.cpu ?? 0;
     const st = stealPerCpu();
     const stolen = st.reduce((m, v, i) => Math.max(m, v - (steal[i] ?? v)), 0);
-    late.push({ at: now, ms: Math.max(0, now - due), waited: r - runnable, stolen });
+    late.push({
+      at: now,
+      ms: Math.max(0, now - due),
+      waited: r - runnable,
+      stolen,
+      ran: c - cpu,
+      gc: gcBetween(last, now),
+    });
     runnable = r;
+    cpu = c;
     steal = st;
+    last = now;
   };
   const timer = setInterval(() => {
     const now = performance.now();
@@ -328,6 +365,13 @@ try {
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
+  );
+  const split = (name: string, l: Lateness) =>
+    `${name} ${fixed(l.worstOwnSplit.ran, 1)} ms on a CPU (GC pauses ${fixed(l.worstOwnSplit.gc, 1)} ms), ` +
+    `${fixed(l.worstOwnSplit.blocked, 1)} ms blocked`;
+  console.log(
+    `  the worst tick less its CPU wait: ${split('idle', idle)}; ${split('save', phases.before)}; ` +
+      split('marking', phases.after),
   );
   await index.close();
   await markPool.destroy();
