@@ -4,7 +4,15 @@ import { Alert, AppShell, Button, Center, Group, Loader, Text } from '@mantine/c
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPlugConnectedX } from '@tabler/icons-react';
-import { agentOfTab, DEFAULT_TAB_ID, findTab, tabIdFromSubPath, tabPath } from './tabs';
+import {
+  agentOfTab,
+  DEFAULT_TAB_ID,
+  findTab,
+  tabAllowed,
+  tabIdFromSubPath,
+  tabPath,
+  tabRole,
+} from './tabs';
 import { applyRealtimeMessage } from './realtimeTable';
 import { LabProvider } from '../features/agent2/lab/LabProvider';
 import { HeaderFigures } from '../features/monitoring/HeaderFigures';
@@ -12,12 +20,14 @@ import { SystemStatus } from '../features/monitoring/SystemStatus';
 import { Header } from '../layout/Header';
 import { MonitoringProvider } from '../layout/MonitoringContext';
 import { PageNotFound } from '../layout/PageNotFound';
+import { RoleRequired } from '../layout/RoleRequired';
 import { Sidebar, SIDEBAR_WIDTH } from '../layout/Sidebar';
 import { toast } from '../layout/toasts';
 import { RealtimeProvider, useRealtime } from '../lib/realtime/RealtimeProvider';
 import { WS_AUTH_FAILURE_MESSAGE, type RealtimeMessage } from '../lib/realtime/realtimeClient';
 import { fetchWsTicket } from '../session/auth.api';
 import { getApiKey } from '../session/storage';
+import { useRole } from '../session/useCan';
 
 /** Spec 000 §8: the banner shown while the channel refuses the session's key. */
 function RealtimeAuthBanner() {
@@ -40,6 +50,7 @@ export function DashboardLayout() {
   const subPath = useParams()['*'] ?? '';
   const [navOpened, nav] = useDisclosure(false);
   const queryClient = useQueryClient();
+  const role = useRole();
   const onMessage = useCallback(
     (message: RealtimeMessage) => applyRealtimeMessage(queryClient, message),
     [queryClient],
@@ -87,7 +98,13 @@ export function DashboardLayout() {
                   </Center>
                 }
               >
-                {Screen ? <Screen key={tabId} /> : <PageNotFound />}
+                {!tab || !Screen ? (
+                  <PageNotFound />
+                ) : tabAllowed(tab, role) ? (
+                  <Screen key={tabId} />
+                ) : (
+                  <RoleRequired needed={tabRole(tab)} held={role} />
+                )}
               </Suspense>
             </LabProvider>
           </AppShell.Main>

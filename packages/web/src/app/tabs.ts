@@ -4,6 +4,7 @@
  * TABS is the order of the menus.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { roleAllows, type Role } from '@adam/contracts';
 import {
   IconActivity,
   IconAdjustments,
@@ -45,7 +46,21 @@ export interface TabDefinition {
   icon?: Icon;
   /** URL search parameters other screens may open this tab with (cross-links). */
   params?: readonly string[];
+  /**
+   * The least role that may open the tab (default viewer), matching the server's route roles: the
+   * menu hides the tab below it and its URL shows a "needs the role" page instead of the screen.
+   */
+  role?: Role;
   component: LazyExoticComponent<ComponentType>;
+}
+
+/** The least role a tab needs (viewer unless it says). */
+export function tabRole(tab: TabDefinition): Role {
+  return tab.role ?? 'viewer';
+}
+
+export function tabAllowed(tab: TabDefinition, role: Role): boolean {
+  return roleAllows(role, tabRole(tab));
 }
 
 /** `lazy` for a named export, so each screen's code loads when its tab is first opened. */
@@ -104,6 +119,7 @@ export const TABS: readonly TabDefinition[] = [
     agent: a1,
     group: 'sources',
     params: ['tab'],
+    role: 'operator',
     component: screen(() => import('../features/sources/AddSourcesScreen'), 'AddSourcesScreen'),
   },
   {
@@ -199,6 +215,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Logs',
     agent: a1,
     group: 'monitoring',
+    role: 'operator',
     component: screen(() => import('../features/logs/SystemLogsScreen'), 'SystemLogsScreen'),
   },
   {
@@ -233,6 +250,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Cleanup',
     agent: a1,
     group: 'maintenance',
+    role: 'operator',
     component: screen(() => import('../features/maintenance/CleanupScreen'), 'CleanupScreen'),
   },
   {
@@ -240,6 +258,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'General',
     agent: a1,
     group: 'settings',
+    role: 'administrator',
     component: screen(
       () => import('../features/settings/GeneralSettingsScreen'),
       'GeneralSettingsScreen',
@@ -250,6 +269,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Processing',
     agent: a1,
     group: 'settings',
+    role: 'administrator',
     component: screen(
       () => import('../features/settings/ProcessingSettingsScreen'),
       'ProcessingSettingsScreen',
@@ -261,6 +281,7 @@ export const TABS: readonly TabDefinition[] = [
     agent: a1,
     group: 'settings',
     params: ['domain'],
+    role: 'operator',
     component: screen(
       () => import('../features/settings/ScrapingRulesScreen'),
       'ScrapingRulesScreen',
@@ -271,6 +292,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Resources',
     agent: a1,
     group: 'settings',
+    role: 'administrator',
     component: screen(
       () => import('../features/settings/ResourcesSettingsScreen'),
       'ResourcesSettingsScreen',
@@ -285,6 +307,14 @@ export const TABS: readonly TabDefinition[] = [
       () => import('../features/settings/SecuritySettingsScreen'),
       'SecuritySettingsScreen',
     ),
+  },
+  {
+    id: 'settings-users',
+    label: 'Users',
+    agent: a1,
+    group: 'settings',
+    role: 'administrator',
+    component: screen(() => import('../features/settings/UsersScreen'), 'UsersScreen'),
   },
   {
     id: 'model-management',
@@ -308,6 +338,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'URL Playground',
     agent: a1,
     group: 'models',
+    role: 'operator',
     component: screen(
       () => import('../features/playground/UrlPlaygroundScreen'),
       'UrlPlaygroundScreen',
@@ -318,6 +349,7 @@ export const TABS: readonly TabDefinition[] = [
     label: 'Wikipedia Playground',
     agent: a1,
     group: 'models',
+    role: 'operator',
     component: screen(
       () => import('../features/playground/WikipediaPlaygroundScreen'),
       'WikipediaPlaygroundScreen',
@@ -433,12 +465,15 @@ export function tabHref(id: string, params: TabParams = {}): string {
 export type MenuEntry =
   { kind: 'tab'; tab: TabDefinition } | { kind: 'group'; group: MenuGroup; tabs: TabDefinition[] };
 
-/** One agent's menu: standalone tabs and groups, in registry order. */
-export function menuFor(agent: AgentId): MenuEntry[] {
+/**
+ * One agent's menu: standalone tabs and groups, in registry order, without the tabs `role` may
+ * not open (a group left empty disappears).
+ */
+export function menuFor(agent: AgentId, role: Role = 'administrator'): MenuEntry[] {
   const entries: MenuEntry[] = [];
   const groups = new Map<MenuGroupId, TabDefinition[]>();
   for (const tab of TABS) {
-    if (tab.agent !== agent) continue;
+    if (tab.agent !== agent || !tabAllowed(tab, role)) continue;
     if (!tab.group) {
       entries.push({ kind: 'tab', tab });
       continue;

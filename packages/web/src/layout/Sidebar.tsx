@@ -11,6 +11,7 @@ import {
   type AgentId,
   type TabDefinition,
 } from '../app/tabs';
+import { useRole } from '../session/useCan';
 import { useExpandedMenus } from './useExpandedMenus';
 
 /** Sidebar width: the spec's 72 units of 4 px. */
@@ -28,6 +29,7 @@ interface SidebarProps {
 export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps) {
   const navigate = useNavigate();
   const { isExpanded, setGroupExpanded } = useExpandedMenus();
+  const role = useRole();
   const activeGroup = findTab(activeTabId)?.group;
 
   // Opening a tab (from a link, a cross-link or the address bar) opens its group.
@@ -76,7 +78,7 @@ export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps
 
       <AppShell.Section grow component={ScrollArea} px="md" type="scroll">
         <Stack gap={2} pb="md" component="nav" aria-label={`${AGENT_LABELS[agent].name} menu`}>
-          {menuFor(agent).map((entry) => {
+          {menuFor(agent, role).map((entry) => {
             if (entry.kind === 'tab') return tabLink(entry.tab, false);
             const { group, tabs } = entry;
             const Icon = group.icon;

@@ -76,6 +76,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const updateUser = useCallback(
+    (user: User) => {
+      queryClient.setQueryData(authKeys.me, user);
+      setState((s) => (s.status === 'authenticated' ? { ...s, user } : s));
+    },
+    [queryClient],
+  );
+
   const logout = useCallback(async () => {
     try {
       await logoutCall();
@@ -88,8 +96,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const value = useMemo<SessionContextValue>(
-    () => ({ status: state.status, user: state.user, completeLogin, logout }),
-    [state, completeLogin, logout],
+    () => ({ status: state.status, user: state.user, completeLogin, updateUser, logout }),
+    [state, completeLogin, updateUser, logout],
   );
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

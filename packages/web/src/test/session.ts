@@ -1,7 +1,13 @@
 import { json } from './fetchMock';
 import { saveSession } from '../session/storage';
 
-export const adminUser = { email: 'admin@example.com', name: 'Ada Admin', totp_enabled: false };
+export const adminUser = {
+  email: 'admin@example.com',
+  name: 'Ada Admin',
+  totp_enabled: false,
+  role: 'administrator' as const,
+  must_change_password: false,
+};
 
 /** A stored session and the calls a logged-in dashboard makes. */
 export function loggedIn() {

@@ -1,0 +1,361 @@
+import { useState, type FormEvent } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconCheck,
+  IconCopy,
+  IconTrash,
+  IconUserOff,
+  IconUserCheck,
+  IconUserPlus,
+} from '@tabler/icons-react';
+import { CreateUser, ROLES, type CreatedUser, type Role, type UserAccount } from '@adam/contracts';
+import { isApiError } from '../../api/client';
+import { confirmAction } from '../../components/ConfirmDialog';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { toast } from '../../layout/toasts';
+import { formatDate } from '../../lib/format';
+import { useSession } from '../../session/useSession';
+import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from './users.api';
+
+const ROLE_LABELS: Record<Role, string> = {
+  administrator: 'Administrator',
+  operator: 'Operator',
+  viewer: 'Viewer',
+};
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+
+const reason = (error: unknown) => (isApiError(error) ? error.message : 'Unexpected error');
+
+function StatusBadge({ user }: { user: UserAccount }) {
+  if (user.disabled_at) return <Badge color="gray">Disabled</Badge>;
+  if (user.must_change_password) return <Badge color="yellow">Must change password</Badge>;
+  return <Badge color="teal">Active</Badge>;
+}
+
+interface FormErrors {
+  email?: string;
+  name?: string;
+}
+
+/** The create form, then the one-time password, shown once. */
+function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const create = useCreateUser();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [created, setCreated] = useState<CreatedUser | null>(null);
+
+  const close = () => {
+    // The password is gone once the dialog closes: it is never fetched again.
+    setCreated(null);
+    setEmail('');
+    setName('');
+    setRole('viewer');
+    setErrors({});
+    onClose();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = CreateUser.safeParse({ email, name, role });
+    if (!parsed.success) {
+      const found: FormErrors = {};
+      for (const issue of parsed.error.issues) {
+        if (issue.path[0] === 'email') found.email ??= `Email ${issue.message}`;
+        if (issue.path[0] === 'name') found.name ??= `Name ${issue.message}`;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    create.mutate(parsed.data, {
+      onSuccess: (answer) => setCreated(answer),
+      onError: (error) => {
+        if (isApiError(error) && error.fieldErrors.length > 0) {
+          setErrors({ email: error.fieldError('email'), name: error.fieldError('name') });
+        }
+        toast.error(`Could not create the user: ${reason(error)}`);
+      },
+    });
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={created ? 'User created' : 'Add user'}
+      centered
+      closeOnClickOutside={!created}
+    >
+      {created ? (
+        <Stack gap="md">
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />}>
+            This one-time password is shown only now. Copy it and give it to {created.user.email}{' '}
+            through a safe channel; they must change it at first login.
+          </Alert>
+          <Group gap="xs" wrap="nowrap">
+            <Code block style={{ flex: 1, fontSize: 15 }} aria-label="One-time password">
+              {created.one_time_password}
+            </Code>
+            <CopyButton value={created.one_time_password}>
+              {({ copied, copy }) => (
+                <Button
+                  variant="light"
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={close}>Done</Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate aria-label="Add user">
+          <Stack gap="sm">
+            <TextInput
+              label="Email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={errors.email}
+            />
+            <TextInput
+              label="Name"
+              required
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name}
+            />
+            <Select
+              label="Role"
+              data={ROLE_OPTIONS}
+              value={role}
+              onChange={(value) => value && setRole(value as Role)}
+              allowDeselect={false}
+            />
+            <Group justify="flex-end" mt="xs">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={create.isPending}>
+                Create user
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+function UserRow({ user, isSelf }: { user: UserAccount; isSelf: boolean }) {
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const busy = update.isPending || remove.isPending;
+
+  const changeRole = (role: Role) =>
+    update.mutate(
+      { id: user.id, change: { role } },
+      {
+        onSuccess: () => toast.success(`${user.email} is now ${ROLE_LABELS[role].toLowerCase()}`),
+        onError: (error) => toast.error(`Could not change the role: ${reason(error)}`),
+      },
+    );
+
+  const setDisabled = (disabled: boolean) =>
+    update.mutate(
+      { id: user.id, change: { disabled } },
+      {
+        onSuccess: () => toast.success(`${user.email} ${disabled ? 'disabled' : 'enabled'}`),
+        onError: (error) =>
+          toast.error(`Could not ${disabled ? 'disable' : 'enable'} the user: ${reason(error)}`),
+      },
+    );
+
+  const askDisable = () =>
+    confirmAction({
+      title: 'Disable user',
+      message: `Disable ${user.email}? Their sessions and keys stop working at once.`,
+      confirmLabel: 'Disable',
+      danger: true,
+      onConfirm: () => setDisabled(true),
+    });
+
+  const askDelete = () =>
+    confirmAction({
+      title: 'Delete user',
+      message: `Delete ${user.email}? This cannot be undone.`,
+      confirmLabel: 'Delete',
+      danger: true,
+      onConfirm: () =>
+        remove.mutate(user.id, {
+          onSuccess: () => toast.success(`${user.email} deleted`),
+          onError: (error) => toast.error(`Could not delete the user: ${reason(error)}`),
+        }),
+    });
+
+  return (
+    <Table.Tr data-user={user.email}>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {user.email}
+          {isSelf ? (
+            <Text span c="dimmed" size="xs">
+              {' '}
+              (you)
+            </Text>
+          ) : null}
+        </Text>
+      </Table.Td>
+      <Table.Td>{user.name}</Table.Td>
+      <Table.Td>
+        <Select
+          size="xs"
+          w={150}
+          data={ROLE_OPTIONS}
+          value={user.role}
+          onChange={(value) => value && value !== user.role && changeRole(value as Role)}
+          allowDeselect={false}
+          disabled={busy}
+          aria-label={`Role of ${user.email}`}
+        />
+      </Table.Td>
+      <Table.Td>
+        {user.totp_enabled ? <Badge color="teal">On</Badge> : <Badge color="gray">Off</Badge>}
+      </Table.Td>
+      <Table.Td>
+        <StatusBadge user={user} />
+      </Table.Td>
+      <Table.Td>{formatDate(user.created_at)}</Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap" justify="flex-end">
+          {user.disabled_at ? (
+            <Tooltip label="Enable">
+              <ActionIcon
+                variant="subtle"
+                onClick={() => setDisabled(false)}
+                disabled={busy}
+                aria-label={`Enable ${user.email}`}
+              >
+                <IconUserCheck size={18} />
+              </ActionIcon>
+            </Tooltip>
+          ) : (
+            <Tooltip label="Disable">
+              <ActionIcon
+                variant="subtle"
+                color="orange"
+                onClick={askDisable}
+                disabled={busy}
+                aria-label={`Disable ${user.email}`}
+              >
+                <IconUserOff size={18} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          <Tooltip label="Delete">
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={askDelete}
+              disabled={busy}
+              aria-label={`Delete ${user.email}`}
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Settings → Users (administrator only): who may use ADAM and with which role. */
+export function UsersScreen() {
+  const users = useUsers();
+  const { user: me } = useSession();
+  const [creating, setCreating] = useState(false);
+
+  let body;
+  if (users.isPending) body = <LoadingState label="Loading users" />;
+  else if (users.isError)
+    body = (
+      <ErrorState
+        title="Could not load the users"
+        message={reason(users.error)}
+        onRetry={() => void users.refetch()}
+      />
+    );
+  else if (users.data.items.length === 0)
+    body = (
+      <EmptyState
+        title="No users"
+        description="Add a user to give them their own password, role and 2FA."
+      />
+    );
+  else
+    body = (
+      <Paper withBorder radius="md">
+        <Table.ScrollContainer minWidth={860}>
+          <Table verticalSpacing="sm" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Role</Table.Th>
+                <Table.Th>2FA</Table.Th>
+                <Table.Th>Status</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.data.items.map((user) => (
+                <UserRow key={user.id} user={user} isSelf={user.email === me?.email} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    );
+
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Administrators do everything; operators run sources, jobs, snippets, the index, maintenance and models; viewers read."
+        actions={
+          <Button leftSection={<IconUserPlus size={16} />} onClick={() => setCreating(true)}>
+            Add user
+          </Button>
+        }
+      />
+      {body}
+      <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
+    </>
+  );
+}
