@@ -3,7 +3,8 @@ import { ReconcileReport } from './snippets.js';
 
 /** Backup ids are UTC timestamps to the millisecond, so they sort by age. */
 export const BACKUP_ID_PATTERN = /^\d{8}-\d{6}-\d{3}$/;
-export const BACKUP_REASONS = ['manual', 'auto'] as const;
+/** 'safety': made by a restore just before it replaces the data, so the restore can be undone. */
+export const BACKUP_REASONS = ['manual', 'auto', 'safety'] as const;
 /** Auto backups kept; older ones are deleted after each backup. */
 export const AUTO_BACKUP_RETENTION = 10;
 /**
@@ -12,6 +13,8 @@ export const AUTO_BACKUP_RETENTION = 10;
  * auto ones the data dir holds at most 20 copies; a backup to keep for good is copied elsewhere.
  */
 export const MANUAL_BACKUP_RETENTION = 10;
+/** Safety backups kept (counted apart too): a restore's undo is wanted soon after it or never. */
+export const SAFETY_BACKUP_RETENTION = 5;
 
 export const BackupReason = z.enum(BACKUP_REASONS);
 export type BackupReason = z.infer<typeof BackupReason>;
@@ -68,5 +71,7 @@ export const RestoreResult = z.object({
   restored_at: z.string(),
   counts: BackupCounts,
   reconcile: ReconcileReport,
+  /** The safety backup of the data as it was just before this restore: restoring it undoes this one. */
+  safety_backup: z.string(),
 });
 export type RestoreResult = z.infer<typeof RestoreResult>;

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, MAX_WORKERS } from '@adam/contracts';
@@ -159,6 +160,29 @@ function splitList(value: string): string[] {
  * built): `npm start` at the root and `npm run dev` in packages/server see the same store.
  */
 export const DEFAULT_DATA_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'data');
+
+/**
+ * The repository's `.env`, read as `npm start` (scripts/start.mjs) reads it: a variable already
+ * set in the environment wins. ADAM_ENV_FILE names another file (a test's own). Answers the file
+ * read (null: none) and where ADAM_DATA_DIR comes from, for the CLI to say.
+ */
+export function readDotEnv(): {
+  file: string | null;
+  dataDirFrom: 'environment' | 'file' | 'default';
+} {
+  const setOutside = process.env.ADAM_DATA_DIR !== undefined;
+  const file =
+    process.env.ADAM_ENV_FILE || path.resolve(import.meta.dirname, '..', '..', '..', '.env');
+  if (!fs.existsSync(file))
+    return { file: null, dataDirFrom: setOutside ? 'environment' : 'default' };
+  process.loadEnvFile(file);
+  const dataDirFrom = setOutside
+    ? 'environment'
+    : process.env.ADAM_DATA_DIR !== undefined
+      ? 'file'
+      : 'default';
+  return { file, dataDirFrom };
+}
 
 function defaultWebDist(): string {
   // dist/config.js or src/config.ts → packages/server → packages/web/dist

@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   AUTO_BACKUP_RETENTION,
+  BACKUP_REASONS,
   BACKUP_ID_PATTERN,
   MANUAL_BACKUP_RETENTION,
+  SAFETY_BACKUP_RETENTION,
   BackupManifest,
   SETTINGS_SECTIONS,
   type Backup,
@@ -44,6 +46,12 @@ const RESTORE_SCRATCH = '.restore';
 /** A manifest lists a handful of files: anything this large is not one, and is not read. */
 const MAX_MANIFEST_BYTES = 1048576;
 /** What a client refused during a backup or restore is told to wait: most take seconds. */
+const RETENTION: Record<BackupReason, number> = {
+  auto: AUTO_BACKUP_RETENTION,
+  manual: MANUAL_BACKUP_RETENTION,
+  safety: SAFETY_BACKUP_RETENTION,
+};
+
 export const RESTORE_RETRY_AFTER_SECONDS = 5;
 /** How long a restore waits for what it pauses (a cancelled job stopping, a write ending). */
 const PAUSE_TIMEOUT_MS = 30_000;
@@ -136,7 +144,7 @@ export class BackupService {
     return this.exclusive('backup', () => this.createNow(reason));
   }
 
-  private async createNow(reason: BackupReason): Promise<Backup> {
+  private async createNow(reason: BackupReason, keep?: string): Promise<Backup> {
     // A fresh data dir has no index folder until the index is opened: not a missing index.
     await this.deps.index.ready.catch(() => undefined);
     this.refuseWhileIndexRebuilds();
@@ -194,7 +202,7 @@ export class BackupService {
         `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
       );
       this.deps.bus.emit('backup.created', { id, reason, size_mb: entry.size_mb });
-      this.prune();
+      this.prune(keep);
       return entry;
     } catch (e) {
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -254,14 +262,18 @@ export class BackupService {
     return out.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   }
 
-  /** Keeps the newest AUTO_BACKUP_RETENTION auto and MANUAL_BACKUP_RETENTION manual backups. */
-  prune(): string[] {
+  /**
+   * Keeps the newest AUTO_BACKUP_RETENTION auto, MANUAL_BACKUP_RETENTION manual and
+   * SAFETY_BACKUP_RETENTION safety backups, and `keep` (the backup a restore is about to read).
+   */
+  prune(keep?: string): string[] {
     const all = this.list();
-    const old = (['auto', 'manual'] as const).flatMap((reason) =>
+    const old = BACKUP_REASONS.flatMap((reason) =>
       all
         .filter((b) => b.reason === reason)
-        .slice(reason === 'auto' ? AUTO_BACKUP_RETENTION : MANUAL_BACKUP_RETENTION)
-        .map((b) => b.id),
+        .slice(RETENTION[reason])
+        .map((b) => b.id)
+        .filter((id) => id !== keep),
     );
     for (const id of old) fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
     if (old.length) {
@@ -347,6 +359,9 @@ export class BackupService {
 
   private async restoreNow(id: string, dir: string): Promise<RestoreResult> {
     const manifest = await this.verifyFiles(id, dir);
+    // After the check (a damaged backup changes nothing, so needs no undo) and before anything
+    // is replaced: the data as it is now, listed as 'safety', so this restore can be undone.
+    const safety = await this.createNow('safety', id);
     const scratch = path.join(this.root, RESTORE_SCRATCH);
     fs.rmSync(scratch, { recursive: true, force: true });
     const staged = path.join(scratch, INDEX_DIR);
@@ -411,7 +426,13 @@ export class BackupService {
           : ''),
     );
     this.deps.bus.emit('backup.restored', { id, snippets: counts.snippets });
-    return { id, restored_at: new Date().toISOString(), counts, reconcile };
+    return {
+      id,
+      restored_at: new Date().toISOString(),
+      counts,
+      reconcile,
+      safety_backup: safety.id,
+    };
   }
 
   /** Checks the manifest and every file it lists; answers the manifest. */

@@ -20,6 +20,7 @@ const restored: RestoreResult = {
   restored_at: '2026-03-02T08:00:00.000Z',
   counts,
   reconcile: { total_disk: 120, total_index: 118, marked_pending: 2, reindexed: 2, index_only: 0 },
+  safety_backup: '20260302-080000-000',
 };
 
 describe('Backups', () => {
@@ -65,6 +66,7 @@ describe('Backups', () => {
     await u.click(within(dialog).getByRole('button', { name: 'Restore' }));
 
     expect(await screen.findByText('Backup 20260301-100000-000 restored')).toBeInTheDocument();
+    expect(screen.getByText(/kept as safety backup 20260302-080000-000/)).toBeInTheDocument();
     expect(callsTo('POST', '/admin/maintenance/restore/20260301-100000-000')).toHaveLength(1);
     // Everything cached is stale after a restore.
     expect(invalidate).toHaveBeenCalledWith();
