@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { ErrorBody, roleAllows, type Role } from '@adam/contracts';
 import { Forbidden } from '../lib/errors.js';
 import { presentedKey } from '../lib/presented-key.js';
-import type { AuthContext, AuthService } from '../services/auth.service.js';
+import { roleOf, type AuthContext, type AuthService } from '../services/auth.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,6 +14,11 @@ declare module 'fastify' {
     role?: Role;
     /** Answers a user who must still change their one-time password (the password change itself). */
     beforePasswordChange?: boolean;
+    /**
+     * A person's own login only, refused to a program's API key: minting keys, the password,
+     * 2FA and revoking sessions. A leaked key must not be able to make itself more keys.
+     */
+    sessionOnly?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
@@ -33,7 +38,7 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void
   app.addHook('onRequest', async (req) => {
     const config = req.routeOptions.config;
     if (config.public) return;
-    const ctx = auth.authenticate(presentedKey(req));
+    const ctx = auth.authenticate(presentedKey(req), req.ip);
     req.auth = ctx;
     if (ctx.user.must_change_password && !config.beforePasswordChange) {
       throw new Forbidden('Change your one-time password first (POST /api/v1/auth/password)');
@@ -41,10 +46,16 @@ export function registerAuthGuard(app: FastifyInstance, auth: AuthService): void
     if (!config.role) {
       throw new Forbidden(`${req.method} ${req.routeOptions.url} declares no role: refused to all`);
     }
-    if (!roleAllows(ctx.user.role, config.role)) {
-      throw new Forbidden(
-        `This needs the ${config.role} role; ${ctx.user.email} is ${article(ctx.user.role)} ${ctx.user.role}`,
-      );
+    const role = roleOf(ctx);
+    if (!roleAllows(role, config.role)) {
+      const who =
+        ctx.key.kind === 'api'
+          ? `the API key "${ctx.key.name}" of ${ctx.user.email} (${ctx.key.scope} scope) acts as ${article(role)} ${role}`
+          : `${ctx.user.email} is ${article(role)} ${role}`;
+      throw new Forbidden(`This needs the ${config.role} role; ${who}`);
+    }
+    if (config.sessionOnly && ctx.key.kind !== 'session') {
+      throw new Forbidden('This needs a login session: an API key cannot do this');
     }
   });
 }

@@ -43,7 +43,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
         schema: { tags, body: LoginRequest, response: { 200: LoginResponse, ...errors } },
       },
       async (req, reply) => {
-        const result = await auth.login(req.body, req.ip);
+        const result = await auth.login(req.body, req.ip, req.headers['user-agent']);
         if (result.api_key) setCookie(reply, result.api_key);
         return result;
       },
@@ -107,7 +107,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/password',
       {
-        config: { role: 'viewer', beforePasswordChange: true },
+        config: { role: 'viewer', beforePasswordChange: true, sessionOnly: true },
         schema: { tags, body: ChangePasswordRequest, response: { 204: NoContent, ...errors } },
       },
       async (req, reply) => {
@@ -123,7 +123,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/setup',
       {
-        config: { role: 'viewer' },
+        config: { role: 'viewer', sessionOnly: true },
         schema: { tags, response: { 200: TwoFactorSetupResponse, 401: ErrorBody, 409: ErrorBody } },
       },
       async (req) => auth.setupTwoFactor(requireAuth(req)),
@@ -132,7 +132,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/enable',
       {
-        config: { role: 'viewer' },
+        config: { role: 'viewer', sessionOnly: true },
         schema: {
           tags,
           body: TwoFactorCodeRequest,
@@ -148,7 +148,7 @@ export function authRoutes(auth: AuthService, cookieMaxAgeSeconds: number) {
     app.post(
       '/auth/2fa/disable',
       {
-        config: { role: 'viewer' },
+        config: { role: 'viewer', sessionOnly: true },
         schema: {
           tags,
           body: TwoFactorCodeRequest,

@@ -18,7 +18,7 @@ import { AppError } from '../lib/errors.js';
 import { foreignOriginDetail, originAllowed, originSet } from '../lib/origin.js';
 import { presentedKey } from '../lib/presented-key.js';
 import type { Logger } from '../logging.js';
-import type { AuthContext, AuthService } from '../services/auth.service.js';
+import { roleOf, type AuthContext, type AuthService } from '../services/auth.service.js';
 import type { HealthService } from '../services/health.service.js';
 import type { LogRow } from '../store/log.repository.js';
 import type { BusEventName, BusEvents, EventBus } from '../lib/event-bus.js';
@@ -315,7 +315,7 @@ export class RealtimeHub {
       socket,
       key: key ?? '',
       keyId: ctx.key.id,
-      role: ctx.user.role,
+      role: roleOf(ctx),
       expiresAt: Date.parse(ctx.key.expires_at),
       alive: true,
       congested: false,
@@ -646,7 +646,7 @@ export class RealtimeHub {
       try {
         const ctx = this.deps.auth.authenticate(c.key);
         c.expiresAt = Date.parse(ctx.key.expires_at);
-        c.role = ctx.user.role;
+        c.role = roleOf(ctx);
       } catch (e) {
         const reason = e instanceof AppError && e.status === 401 ? e.message : 'Invalid API key';
         this.end(

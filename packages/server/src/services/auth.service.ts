@@ -3,14 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import {
+  API_KEY_PREFIX_LENGTH,
   DEFAULT_ADMIN_EMAIL,
   DEFAULT_ADMIN_PASSWORD,
   TOTP_DIGITS,
   TOTP_PERIOD_SECONDS,
   WS_TICKET_TTL_SECONDS,
   type LoginRequest,
+  keyRole,
   type LoginResponse,
   type RefreshResponse,
+  type Role,
   type TwoFactorSetupResponse,
   type User,
   type WsTicketResponse,
@@ -19,6 +22,7 @@ import type { Config } from '../config.js';
 import {
   BadRequest,
   Conflict,
+  Forbidden,
   TooManyRequests,
   Unauthorized,
   Unprocessable,
@@ -27,7 +31,7 @@ import { dummyVerify, hashPassword, verifyPassword } from '../lib/password.js';
 import { addressBucket, FailureThrottle } from '../lib/throttle.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
-import type { ApiKeyRepository, ApiKeyRow } from '../store/api-key.repository.js';
+import type { ApiKeyRepository, ApiKeyRow, NewApiKey } from '../store/api-key.repository.js';
 import type { UserRepository, UserRow } from '../store/user.repository.js';
 
 const ISSUER = 'ADAM';
@@ -37,7 +41,19 @@ export interface AuthContext {
   key: ApiKeyRow;
 }
 
-const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** A new secret (sessions and programs' keys alike), its hash and the prefix lists show. */
+export function newSecret(): { secret: string; hash: string; prefix: string } {
+  const secret = `adam_${randomBytes(32).toString('base64url')}`;
+  return { secret, hash: hashApiKey(secret), prefix: secret.slice(0, API_KEY_PREFIX_LENGTH) };
+}
+
+/** The role a call acts with: its user's, capped by an API key's scope. */
+export const roleOf = (ctx: AuthContext): Role => keyRole(ctx.user.role, ctx.key.scope);
+
+/** A session keeps this much of its browser's User-Agent. */
+const MAX_USER_AGENT = 256;
 
 /** Past this many live tickets the expired ones are swept, then the oldest dropped. */
 const MAX_TICKETS = 10_000;
@@ -102,7 +118,7 @@ export class AuthService {
    * every attempt on it waits, doubling up to a cap, and the right password still gets in.
    * Unknown e-mails take the same path, so limits and timing tell nothing about who exists.
    */
-  async login(req: LoginRequest, address: string): Promise<LoginResponse> {
+  async login(req: LoginRequest, address: string, userAgent?: string): Promise<LoginResponse> {
     const email = req.email.trim().toLowerCase();
     const bucket = addressBucket(address);
     const accountKey = `email:${email}`;
@@ -162,7 +178,10 @@ export class AuthService {
     release();
     this.throttle.clear(accountKey);
     this.throttle.clear(pairKey);
-    const { key, expiresAt } = this.issueKey(user.id);
+    const { key, expiresAt } = this.issueKey(user.id, {
+      user_agent: userAgent?.slice(0, MAX_USER_AGENT) || null,
+      created_address: address,
+    });
     this.deps.log.info({ component: 'auth' }, `${user.email} logged in from ${address}`);
     this.deps.bus.emit('auth.login', { user_id: user.id, email: user.email });
     return { api_key: key, user: toUser(user), requires_2fa: false, expires_at: expiresAt };
@@ -176,8 +195,11 @@ export class AuthService {
     return Math.min(accountDelayMaxMs, accountDelayBaseMs * 2 ** (failures - accountDelayAfter));
   }
 
-  /** Resolves a presented key to its user, or throws 401 saying why. */
-  authenticate(presented: string | undefined): AuthContext {
+  /**
+   * Resolves a presented key to its user, or throws 401 saying why. `address` is recorded as
+   * where the key was last used (a socket's re-check has none).
+   */
+  authenticate(presented: string | undefined, address?: string): AuthContext {
     if (!presented) throw new Unauthorized('Not authenticated');
     const key = this.deps.keys.findByHash(hashApiKey(presented));
     if (!key || key.revoked_at) throw new Unauthorized('Invalid API key');
@@ -188,7 +210,7 @@ export class AuthService {
     // Written at most once a minute per key: a poll every few seconds should not mean a write.
     const at = new Date(this.now()).toISOString();
     if (!key.last_used_at || Date.parse(key.last_used_at) < this.now() - 60_000) {
-      this.deps.keys.touch(key.id, at);
+      this.deps.keys.touch(key.id, at, address);
     }
     return { user, key };
   }
@@ -201,6 +223,10 @@ export class AuthService {
     if (!presented) throw new Unauthorized('Not authenticated');
     const key = this.deps.keys.findByHash(hashApiKey(presented));
     if (!key || key.revoked_at) throw new Unauthorized('Invalid API key');
+    // A program's key has a lifetime its creator chose: it is renewed by creating another.
+    if (key.kind !== 'session') {
+      throw new Forbidden('An API key cannot be refreshed: create a new one');
+    }
     if (Date.parse(key.expires_at) + this.deps.config.refreshGraceSeconds * 1000 <= this.now()) {
       throw new Unauthorized('API key expired');
     }
@@ -210,7 +236,12 @@ export class AuthService {
     // Only the request that revokes the old key gets a new one: two racing refreshes cannot both win.
     if (!this.deps.keys.revoke(key.id)) throw new Unauthorized('Invalid API key');
     this.deps.bus.emit('auth.key_revoked', { key_id: key.id });
-    const { key: fresh, expiresAt } = this.issueKey(user.id);
+    // The same session, renewed: it keeps its login's time, browser and address.
+    const { key: fresh, expiresAt } = this.issueKey(user.id, {
+      created_at: key.created_at,
+      user_agent: key.user_agent,
+      created_address: key.created_address,
+    });
     return { api_key: fresh, user: toUser(user), expires_at: expiresAt };
   }
 
@@ -334,11 +365,22 @@ export class AuthService {
     return this.deps.users.claimTotpStep(user.id, step);
   }
 
-  private issueKey(userId: number): { key: string; expiresAt: string } {
-    const key = `adam_${randomBytes(32).toString('base64url')}`;
+  /** A new login session's key. */
+  private issueKey(
+    userId: number,
+    session: Pick<NewApiKey, 'created_at' | 'user_agent' | 'created_address'>,
+  ): { key: string; expiresAt: string } {
+    const { secret, hash, prefix } = newSecret();
     const expiresAt = new Date(this.now() + this.deps.config.apiKeyTtlSeconds * 1000).toISOString();
-    this.deps.keys.insert({ user_id: userId, key_hash: hashApiKey(key), expires_at: expiresAt });
-    return { key, expiresAt };
+    this.deps.keys.insert({
+      ...session,
+      user_id: userId,
+      key_hash: hash,
+      prefix,
+      kind: 'session',
+      expires_at: expiresAt,
+    });
+    return { key: secret, expiresAt };
   }
 }
 

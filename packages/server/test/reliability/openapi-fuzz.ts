@@ -456,6 +456,13 @@ export async function fuzzServer(): Promise<FuzzServer> {
 // The realtime channel is a WebSocket: a plain GET is not what it documents (its own tests cover it).
 const SKIPPED = new Set(['GET /api/v1/ws']);
 
+/** These may end the fuzzer's own session (one of its user's, or all of them): it logs in again. */
+const ENDS_SESSIONS = new Set([
+  'DELETE /api/v1/auth/sessions/{id}',
+  'POST /api/v1/auth/sessions/revoke-others',
+  'DELETE /api/v1/admin/users/{id}/sessions',
+]);
+
 /**
  * Sends `runs` requests per operation (fixed by `seed`) and checks every answer. Operations
  * that end the key they carry get a fresh key each; one that stops the workers is followed by
@@ -512,6 +519,7 @@ export async function fuzzAll(
           `${name} → ${status} ${problem}; sent ${req.method} ${req.url.slice(0, 200)} ${(body ?? '').slice(0, 300)}; got ${text.slice(0, 300)}`,
         );
       }
+      if (ENDS_SESSIONS.has(name)) f.key = await freshKey();
       if (name === 'POST /api/v1/admin/maintenance/workers/stop') {
         await f.s.api('/api/v1/admin/maintenance/workers/start', {
           method: 'POST',
