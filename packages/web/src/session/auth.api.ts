@@ -10,6 +10,7 @@ import type {
   WsTicketResponse,
 } from '@adam/contracts';
 import { api } from '../api/client';
+import { sessionEnding } from '../lib/realtime/sessionEnding';
 
 export const authKeys = {
   me: ['auth', 'me'] as const,
@@ -21,6 +22,9 @@ export function login(body: LoginRequest): Promise<LoginResponse> {
 }
 
 export function logout(): Promise<null> {
+  // The realtime channel closes first: the server's close of the revoked key's socket would
+  // otherwise read as an authentication failure ("WebSocket authentication failed" toast).
+  sessionEnding();
   return api.post<null>('/auth/logout', undefined, { silent: true, refreshOn401: false });
 }
 

@@ -13,6 +13,7 @@ import {
   type RealtimeMessage,
   type RealtimeStatus,
 } from './realtimeClient';
+import { onSessionEnding } from './sessionEnding';
 
 interface RealtimeValue {
   status: RealtimeStatus;
@@ -72,10 +73,13 @@ export function RealtimeProvider({
       if (next === 'auth_failed') handlers.current.onAuthFailure?.();
     });
     const offMessage = client.onMessage((message) => handlers.current.onMessage(message));
+    // Closed on purpose before a logout's call: the server's close that follows is not a failure.
+    const offEnding = onSessionEnding(() => client.disconnect());
     client.connect();
     return () => {
       offStatus();
       offMessage();
+      offEnding();
       client.disconnect();
     };
   }, [client]);
