@@ -79,6 +79,8 @@ export const Snippet = z.object({
   index_pending: z.boolean(),
   source_info: SourceInfo,
   job_id: z.number().int().nullable(),
+  /** The heading path of the page section it was cut from ("Pollination › Biotic pollination"). */
+  section: z.string().nullable().optional(),
   metadata: SnippetMetadata,
 });
 export type Snippet = z.infer<typeof Snippet>;

@@ -46,6 +46,8 @@ interface AnalyzeOptions {
 
 export interface AnalyzedSegment {
   text: string;
+  /** The heading path of its section (pipeline/sections.ts), null before any heading. */
+  section: string | null;
   quality_score: number;
   quality_score_detailed: QualityDetail;
   theme: Theme;
@@ -126,6 +128,7 @@ export async function analyzeText(text: string, opts: AnalyzeOptions): Promise<A
     const theme = classifyTheme(c.text, vector.length ? vector : undefined, prototypes);
     return {
       text: c.text,
+      section: c.section ?? null,
       quality_score: c.quality.score,
       quality_score_detailed: c.quality.detailed,
       theme: theme.theme,

@@ -1,6 +1,7 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { type DetectedLanguage, detectLanguage } from './language.js';
 import { checkSegment, checkSnippet, scoreQuality, type QualityResult } from './quality.js';
+import { splitSections, type TextSection } from './sections.js';
 import { splitParagraphs, splitSentences } from './sentences.js';
 import {
   countTokens,
@@ -34,6 +35,8 @@ export interface Candidate {
   overlap: string;
   /** The segment's own sentences (pieces of over-long sentences count as sentences). */
   sentences: string[];
+  /** The heading path of the section it is in (pipeline/sections.ts), null before any heading. */
+  section?: string | null;
 }
 
 interface AssessedCandidate extends Candidate {
@@ -77,10 +80,15 @@ export async function segmentText(
   // Once for the whole text: per candidate it cost more than the rest of the scoring.
   const opts: Assessing = { ...options, detected: options.detected ?? detectLanguage(text) };
   const { settings } = opts;
+  // A snippet never spans two sections: each is cut on its own, overlap included.
+  const sections = splitSections(text);
   const reasons: string[] = [];
   if (settings.smart_segmentation) {
     try {
-      const candidates = await semanticCandidates(text, opts);
+      const candidates: Candidate[] = [];
+      for (const s of sections) {
+        for (const c of await semanticCandidates(s.text, opts)) candidates.push(inSection(c, s));
+      }
       const assessed = assessAll(candidates, opts);
       if (assessed.some((c) => c.accepted)) return result('semantic', null, assessed);
       reasons.push(`semantic segmentation produced no accepted segment${rejectedNote(assessed)}`);
@@ -88,13 +96,27 @@ export async function segmentText(
       reasons.push(`semantic segmentation failed: ${err instanceof Error ? err.message : err}`);
     }
   }
-  const regex = assessAll(regexCandidates(text, opts.language, settings), opts);
+  const regex = assessAll(
+    sections.flatMap((s) =>
+      regexCandidates(s.text, opts.language, settings).map((c) => inSection(c, s)),
+    ),
+    opts,
+  );
   if (regex.some((c) => c.accepted)) {
     return result('regex', reasons.length ? reasons.join('; ') : null, regex);
   }
   reasons.push(`regex segmentation produced no accepted segment${rejectedNote(regex)}`);
-  const windows = assessAll(fallbackCandidates(text, opts.language, settings), opts);
+  const windows = assessAll(
+    sections.flatMap((s) =>
+      fallbackCandidates(s.text, opts.language, settings).map((c) => inSection(c, s)),
+    ),
+    opts,
+  );
   return result('fallback', reasons.join('; '), windows);
+}
+
+function inSection(c: Candidate, s: TextSection): Candidate {
+  return { ...c, section: s.section };
 }
 
 function rejectedNote(assessed: AssessedCandidate[]): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sectionLine } from '../pipeline/sections.js';
 import {
   BOILERPLATE,
   FIXTURE_ARTICLES,
@@ -59,7 +60,8 @@ describe('extractContent (default extraction)', () => {
     const article = FIXTURE_ARTICLES[0]!;
     const r = extractContent(renderArticlePage(article), URL_);
     const blocks = r.text.split('\n\n');
-    const expected = article.body.map((p) => p.replace(/^## /, ''));
+    // A heading is a section line (pipeline/sections.ts), not prose.
+    const expected = article.body.map((p) => (p.startsWith('## ') ? sectionLine(p.slice(3)) : p));
     // The article's own header (byline) may come first; the body follows block by block.
     expect(blocks.slice(-expected.length)).toEqual(expected);
     expect(r.text).not.toMatch(/\n{3,}| {2,}|^\s|\s$/);
@@ -94,7 +96,12 @@ describe('extractContent with rules', () => {
     const r = extractContent(page, URL_, { mode: 'selector', target: '.content' });
     expect(r.method).toBe('selector');
     expect(r.text).toBe(
-      [SELECTOR_PAGE.first, 'Legend', SELECTOR_PAGE.second, SELECTOR_PAGE.sidebar].join('\n\n'),
+      [
+        SELECTOR_PAGE.first,
+        sectionLine('Legend'),
+        SELECTOR_PAGE.second,
+        SELECTOR_PAGE.sidebar,
+      ].join('\n\n'),
     );
     expect(r.text).not.toContain(SELECTOR_PAGE.outside);
     expect(r.html).toContain('<div class="content">');
@@ -103,7 +110,9 @@ describe('extractContent with rules', () => {
 
   it('honours descendant selectors', () => {
     const r = extractContent(page, URL_, { mode: 'selector', target: 'article .content' });
-    expect(r.text).toBe([SELECTOR_PAGE.first, 'Legend', SELECTOR_PAGE.second].join('\n\n'));
+    expect(r.text).toBe(
+      [SELECTOR_PAGE.first, sectionLine('Legend'), SELECTOR_PAGE.second].join('\n\n'),
+    );
   });
 
   it('answers 422 when the selector matches nothing', () => {
@@ -196,7 +205,8 @@ describe('toText', () => {
       '<html><body><main><h1>Title</h1><ul><li>one</li><li>two</li></ul><script>x()</script><table><tr><td>a</td><td>b</td></tr></table></main></body></html>',
       URL_,
     );
-    expect(r.text).toBe('Title\n\none\n\ntwo\n\na b');
+    // Readability turns the lone <h1> into an <h2>: a section, not text.
+    expect(r.text).toBe(`${sectionLine('Title')}\n\none\n\ntwo\n\na b`);
     expect(toText({ nodeType: 3, textContent: '  lone \n text ', childNodes: [] })).toBe(
       'lone text',
     );

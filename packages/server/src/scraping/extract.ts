@@ -2,6 +2,8 @@ import { normaliseUrl } from '../crawl/url-normalise.js';
 import { decodeHtmlBytes } from './charset.js';
 import { FetchError } from './fetch-error.js';
 import { parseHTML, readabilityModule } from './lazy-dom.js';
+import { SECTION_MARK, SECTION_SEPARATOR, sectionLine } from '../pipeline/sections.js';
+import { cleanBlock, isApparatusHeading, isFurniture } from './boilerplate.js';
 import { assertMarkupBounded } from './markup-bounds.js';
 import { describeRule } from './rules.js';
 import type { FetchResult } from './safe-fetcher.js';
@@ -15,7 +17,10 @@ interface ExtractRule {
 
 interface ExtractResult {
   title: string;
-  /** Plain text: one blank line between blocks, whitespace collapsed inside them. */
+  /**
+   * Plain text: one blank line between blocks, whitespace collapsed inside them. A heading is a
+   * section line (pipeline/sections.ts: an invisible mark then its path), not prose.
+   */
   text: string;
   /** The cleaned article HTML, or the selected elements' HTML in selector mode. */
   html: string;
@@ -108,7 +113,7 @@ export function extractContent(
     // Nested matches would repeat their text: keep the outermost ones, in document order.
     const outer = matches.filter((m) => !matches.some((o) => o !== m && o.contains(m)));
     for (const el of outer) removeBoilerplate(el);
-    const texts = outer.map((el) => toText(el)).filter(Boolean);
+    const texts = outer.map((el) => toSectionedText(el)).filter(Boolean);
     if (texts.length === 0) {
       throw new FetchError(
         'selector_no_match',
@@ -127,6 +132,7 @@ export function extractContent(
     };
   }
 
+  if (doc.body) stripFurniture(doc.body);
   const article = readArticle(doc);
   if (article) {
     return {
@@ -146,18 +152,20 @@ export function extractContent(
   const fresh = parseDocument(html, url);
   const body = fresh.body;
   if (body) {
+    stripFurniture(body);
     removeBoilerplate(body);
     // A site header (logo, menu) is furniture too; an article's own <header> holds its title.
     for (const el of Array.from(body.querySelectorAll('header'))) {
       if (!el.closest('article, main')) el.remove();
     }
   }
-  const text = body ? toText(body) : '';
+  const text = body ? toSectionedText(body) : '';
+  const firstProse = text.split('\n\n').find((b) => !b.startsWith(SECTION_MARK)) ?? '';
   return {
     ...meta,
     text,
     html: body?.innerHTML.trim() ?? '',
-    excerpt: text ? firstWords(text.split('\n\n')[0] ?? '', 200) : undefined,
+    excerpt: firstProse ? firstWords(firstProse, 200) : undefined,
     method: 'body',
     warnings,
   };
@@ -396,9 +404,117 @@ function readArticle(doc: DomDocument) {
   const root = parsed?.content;
   if (!parsed || !root) return null;
   removeBoilerplate(root);
-  const text = toText(root);
+  const text = toSectionedText(root);
   if (!text) return null;
   return { ...parsed, text, html: root.innerHTML.trim() };
+}
+
+/**
+ * Readability as it comes, with only scripts and <nav>/<aside>/<footer> dropped and headings
+ * left in the text: the reference the extraction bench measures the clean extraction against.
+ */
+export function readabilityReference(html: string, url: string): string {
+  const doc = parseDocument(html, url);
+  const { Readability } = readabilityModule();
+  const parsed = new Readability<DomElement>(doc as never, {
+    serializer: (node) => node as unknown as DomElement,
+  }).parse();
+  const root = parsed?.content;
+  if (!root) return '';
+  removeBoilerplate(root);
+  return toText(root);
+}
+
+/** Elements that hold the article itself: furniture words on them are not trusted. */
+const ARTICLE_HOLDERS = 'article, main, [role="main"], h1';
+
+/**
+ * Removes page furniture found by structure (scraping/boilerplate.ts): edit links, infoboxes,
+ * navboxes, reference lists, breadcrumbs, sidebars, share bars, comments, cookie banners… An
+ * element holding the article (a layout wrapper named "has-sidebar") stays.
+ */
+function stripFurniture(root: DomElement): void {
+  for (const el of Array.from(root.querySelectorAll('*'))) {
+    if (el === root || !isFurniture(el)) continue;
+    if (el.localName !== 'sup' && el.querySelector(ARTICLE_HOLDERS)) continue;
+    el.remove();
+  }
+}
+
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+/**
+ * Like toText, but a heading becomes a section line with its path (h2 › h3 …; the h1 is the
+ * page's title and only resets the path), apparatus sections (References, See also…) go with
+ * their subsections, and each block is cleaned of footnote markers, edit links and taglines.
+ */
+export function toSectionedText(root: DomNode): string {
+  const blocks: string[] = [];
+  const path: { level: number; text: string }[] = [];
+  let pending: string | null = null;
+  let dropLevel = 0;
+  let current = '';
+  const flush = () => {
+    const raw = current;
+    current = '';
+    if (dropLevel) return;
+    const block = cleanBlock(
+      raw
+        .split('\n')
+        .map((line) => line.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join('\n'),
+    );
+    if (!block) return;
+    if (pending !== null) {
+      blocks.push(sectionLine(pending));
+      pending = null;
+    }
+    blocks.push(block);
+  };
+  const heading = (level: number, node: DomNode) => {
+    flush();
+    const text = cleanBlock(
+      (node.textContent ?? '').replaceAll(SECTION_MARK, '').replace(/\s+/g, ' ').trim(),
+    );
+    if (dropLevel && level > dropLevel) return;
+    dropLevel = 0;
+    while (path.length && (path.at(-1)?.level ?? 0) >= level) path.pop();
+    if (isApparatusHeading(text)) {
+      dropLevel = level;
+      return;
+    }
+    if (level > 1 && text) path.push({ level, text });
+    const next = path.map((p) => p.text).join(SECTION_SEPARATOR);
+    // Before the first heading there is no section line; back to no path, an empty one.
+    pending = next || (blocks.length ? '' : null);
+  };
+  const walk = (node: DomNode) => {
+    if (node.nodeType === TEXT_NODE) {
+      current += (node.textContent ?? '').replaceAll(SECTION_MARK, '').replace(/\s+/g, ' ');
+      return;
+    }
+    if (node.nodeType !== ELEMENT_NODE) return;
+    const tag = (node.localName ?? '').toLowerCase();
+    if (ALWAYS_DROP.has(tag)) return;
+    const level = HEADINGS[tag];
+    if (level) {
+      heading(level, node);
+      return;
+    }
+    if (tag === 'br') {
+      current += '\n';
+      return;
+    }
+    if (tag === 'td' || tag === 'th') current += ' ';
+    const block = BLOCKS.has(tag);
+    if (block) flush();
+    for (const child of Array.from(node.childNodes)) walk(child);
+    if (block) flush();
+  };
+  walk(root);
+  flush();
+  return blocks.join('\n\n');
 }
 
 /** Drops scripts, styles and page furniture inside `root`; `root` itself stays. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sectionLine } from '../pipeline/sections.js';
 import {
   startFakeEncyclopedia,
   type FakeEncyclopedia,
@@ -28,8 +29,10 @@ describe('EncyclopediaClient.fetchArticle', () => {
     expect(a.language).toBe('en');
     expect(a.url).toBe(`${fake.url}/en/wiki/Honey_bee`);
     expect(a.text).toMatch(/^A honey bee \(also spelled honeybee\) is a eusocial flying insect/);
-    expect(a.text).toContain('\n\nDescription\n\nHoney bees have a body divided');
-    expect(a.text).toContain('\n\nColony life\n\nA colony contains one fertile queen');
+    expect(a.text).toContain(`\n\n${sectionLine('Description')}\n\nHoney bees have a body divided`);
+    expect(a.text).toContain(
+      `\n\n${sectionLine('Description › Colony life')}\n\nA colony contains one fertile queen`,
+    );
     expect(a.text).toContain('Colonies reproduce by swarming in spring.');
     for (const gone of [
       '==',
@@ -63,7 +66,7 @@ describe('EncyclopediaClient.fetchArticle', () => {
     expect(a.language).toBe('fr');
     expect(a.url).toBe(`${fake.url}/fr/wiki/Abeille_domestique`);
     expect(a.text).toContain("L'abeille domestique (Apis mellifera)");
-    expect(a.text).toContain('\n\nComportement\n\n');
+    expect(a.text).toContain(`\n\n${sectionLine('Comportement')}\n\n`);
     for (const gone of [
       'Notes et références',
       'Voir aussi',
@@ -184,19 +187,19 @@ describe('cleanExtract', () => {
         'Enlace',
       ].join('\n'),
     );
-    expect(text).toBe('Einleitung.\n\nGeschichte\n\nAlte Geschichte.');
+    expect(text).toBe(`Einleitung.\n\n${sectionLine('Geschichte')}\n\nAlte Geschichte.`);
   });
 
   it('drops subsections of a dropped section but not the next section', () => {
     const text = cleanExtract(
       'Intro.\n\n== References ==\n=== Sources ===\nA source\n== Legacy ==\nStill read today.',
     );
-    expect(text).toBe('Intro.\n\nLegacy\n\nStill read today.');
+    expect(text).toBe(`Intro.\n\n${sectionLine('Legacy')}\n\nStill read today.`);
   });
 
   it('drops headings with nothing under them and collapses blank lines', () => {
     const text = cleanExtract('Intro.\n\n\n\n== Empty ==\n\n\n== Full ==\n\n\nBody.\n\n\n');
-    expect(text).toBe('Intro.\n\nFull\n\nBody.');
+    expect(text).toBe(`Intro.\n\n${sectionLine('Full')}\n\nBody.`);
   });
 
   it('reads a heading line of thousands of spaces in linear time (issue 23)', () => {

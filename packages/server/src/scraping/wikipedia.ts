@@ -1,11 +1,13 @@
 import { BadRequest, NotFound, Unprocessable } from '../lib/errors.js';
+import { SECTION_SEPARATOR, sectionLine } from '../pipeline/sections.js';
+import { isApparatusHeading, stripMarkers } from './boilerplate.js';
 import { FetchError } from './fetch-error.js';
 import type { SafeFetcher } from './safe-fetcher.js';
 
 interface EncyclopediaArticle {
   /** The article's title after normalisation and redirects. */
   title: string;
-  /** Plain text, reference sections dropped, headings as plain lines. */
+  /** Plain text, reference sections dropped, headings as section lines (pipeline/sections.ts). */
   text: string;
   /** The article's page. */
   url: string;
@@ -169,40 +171,6 @@ export function sanitizeTitle(title: string): string {
   return t;
 }
 
-/** Section titles whose content is apparatus, not prose (en, fr, es, de). */
-const APPARATUS_SECTIONS = new Set(
-  [
-    'references',
-    'see also',
-    'external links',
-    'bibliography',
-    'notes',
-    'notes and references',
-    'further reading',
-    'sources',
-    'citations',
-    'footnotes',
-    'références',
-    'voir aussi',
-    'liens externes',
-    'notes et références',
-    'bibliographie',
-    'articles connexes',
-    'annexes',
-    'referencias',
-    'véase también',
-    'enlaces externos',
-    'bibliografía',
-    'notas',
-    'einzelnachweise',
-    'weblinks',
-    'literatur',
-    'siehe auch',
-    'anmerkungen',
-    'quellen',
-  ].map((s) => s.normalize('NFC')),
-);
-
 /** `.` stops at these: a heading's text never spans one. */
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
@@ -229,8 +197,9 @@ export function parseHeading(raw: string): { heading: number; text: string } | u
 
 /**
  * Turns a TextExtracts plain-text extract into article text: apparatus sections (References,
- * See also, Liens externes…) go with their subsections, '== Heading ==' lines become plain
- * heading lines, headings left with no text under them go, blank lines collapse.
+ * See also, Liens externes…) go with their subsections, '== Heading ==' lines become section
+ * lines with their path ("Pollination › Biotic pollination", pipeline/sections.ts) where prose
+ * follows, footnote markers go, blank lines collapse.
  */
 export function cleanExtract(extract: string): string {
   type Line = { heading: number; text: string };
@@ -246,8 +215,7 @@ export function cleanExtract(extract: string): string {
     if (line.heading) {
       if (dropLevel && line.heading > dropLevel) continue;
       dropLevel = 0;
-      const name = line.text.toLowerCase().replace(/\s+/g, ' ').trim().normalize('NFC');
-      if (APPARATUS_SECTIONS.has(name)) {
+      if (isApparatusHeading(line.text)) {
         dropLevel = line.heading;
         continue;
       }
@@ -255,22 +223,26 @@ export function cleanExtract(extract: string): string {
     kept.push(line);
   }
 
-  // Drop headings with no prose before the next heading of the same or higher level.
+  // A heading opens a section named by its path (its parents' titles, then its own); a section
+  // line is written only where prose follows, so an empty heading leaves only its name in paths.
   const out: string[] = [];
-  kept.forEach((line, i) => {
-    if (!line.heading) {
-      out.push(line.text.replace(/[ \t\u00a0]+/g, ' ').trim());
-      return;
+  const path: Line[] = [];
+  let pending: string | null = null;
+  for (const line of kept) {
+    if (line.heading) {
+      while (path.length && (path.at(-1)?.heading ?? 0) >= line.heading) path.pop();
+      const name = stripMarkers(line.text.replace(/\s+/g, ' ').trim());
+      if (name) path.push({ heading: line.heading, text: name });
+      pending = path.map((p) => p.text).join(SECTION_SEPARATOR);
+      continue;
     }
-    for (let j = i + 1; j < kept.length; j++) {
-      const next = kept[j] as Line;
-      if (next.heading && next.heading <= line.heading) break;
-      if (!next.heading && next.text.trim()) {
-        out.push('', line.text, '');
-        return;
-      }
+    const text = stripMarkers(line.text.replace(/[ \t\u00a0]+/g, ' ').trim());
+    if (text && pending !== null) {
+      out.push('', sectionLine(pending), '');
+      pending = null;
     }
-  });
+    out.push(text);
+  }
   return out
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')

@@ -184,6 +184,7 @@ export class IngestionService {
       source_title: input.source.title,
       source_url: input.source.url,
       job_id: input.jobId ?? null,
+      section: s.section,
       metadata: JSON.stringify({
         segmentation_method: result.method,
         segmentation_fallback_reason: result.fallback_reason,

@@ -41,6 +41,7 @@ export function toSnippet(r: SnippetRow): Snippet {
     index_pending: r.index_pending === 1,
     source_info: { title: r.source_title, url: r.source_url },
     job_id: r.job_id,
+    section: r.section ?? null,
     metadata,
   };
 }

@@ -13,6 +13,8 @@ export interface SnippetRow {
   source_url: string | null;
   job_id: number | null;
   metadata: string;
+  /** The heading path of the page section it was cut from (migration 26); null: none or older. */
+  section?: string | null;
   embedder_id: string | null;
   faiss_id: number | null;
   index_pending: number;
@@ -102,7 +104,7 @@ const FTS_SCAN_SHARE = 5;
 const SORT_FACTOR = 2;
 
 const COLUMNS = `s.id, s.text, s.text_hash, s.theme, s.quality_score, s.language, s.word_count, s.size_bytes,
-  s.source_title, s.source_url, s.job_id, s.metadata,
+  s.source_title, s.source_url, s.job_id, s.metadata, s.section,
   (SELECT e.embedder_id FROM snippet_embeddings e WHERE e.snippet_id = s.id) AS embedder_id,
   s.faiss_id, s.index_pending, s.indexed_at, s.created_at, s.updated_at`;
 
@@ -147,9 +149,9 @@ export class SnippetRepository {
       prepared(
         this.db,
         `INSERT OR IGNORE INTO snippets (${withId ? 'id, ' : ''}text, text_hash, theme, quality_score, language, word_count, size_bytes,
-         source_title, source_url, job_id, metadata, index_pending, created_at, updated_at)
+         source_title, source_url, job_id, metadata, section, index_pending, created_at, updated_at)
        VALUES (${withId ? '@id, ' : ''}@text, @text_hash, @theme, @quality_score, @language, @word_count, @size_bytes,
-         @source_title, @source_url, @job_id, @metadata, 1, @now, @now)`,
+         @source_title, @source_url, @job_id, @metadata, @section, 1, @now, @now)`,
       );
     const vector = prepared(
       this.db,
@@ -167,8 +169,8 @@ export class SnippetRepository {
       return rs.map(({ embedding, embedder_id, ...r }) => {
         const res =
           next === null
-            ? insert(false).run({ ...r, now })
-            : insert(true).run({ ...r, now, id: next });
+            ? insert(false).run({ ...r, section: r.section ?? null, now })
+            : insert(true).run({ ...r, section: r.section ?? null, now, id: next });
         if (res.changes !== 1) return null;
         next = null;
         const id = Number(res.lastInsertRowid);

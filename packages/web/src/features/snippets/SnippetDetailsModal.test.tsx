@@ -14,6 +14,7 @@ const diagnostics = Array.from({ length: 7 }, (_, i) => ({
 }));
 
 const detailed = snippet(5, {
+  section: 'Pollination › Biotic pollination',
   metadata: {
     segmentation_method: 'fallback',
     segmentation_fallback_reason: 'model unavailable',
@@ -68,6 +69,7 @@ describe('Snippet details modal', () => {
   it('shows the quality parts, segmentation, emotions, entities, links and the index info', async () => {
     const { dialog } = await openSnippet({ 'GET /snippets/5/index': json(indexInfo) });
     expect(within(dialog).getByText('coherence')).toBeInTheDocument();
+    expect(within(dialog).getByText('Pollination › Biotic pollination')).toBeInTheDocument();
     expect(within(dialog).getByText('length score')).toBeInTheDocument();
     expect(within(dialog).getByText('fallback')).toBeInTheDocument();
     expect(within(dialog).getByText('Fallback: model unavailable')).toBeInTheDocument();

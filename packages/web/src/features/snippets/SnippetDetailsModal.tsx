@@ -252,6 +252,7 @@ function SnippetBody({ snippet, onClose }: { snippet: Snippet; onClose: () => vo
             (source.title ?? '-')
           )}
         </Fact>
+        <Fact label="Section">{snippet.section ?? '-'}</Fact>
         <Fact label="Job">
           {snippet.job_id !== null ? (
             <Anchor
