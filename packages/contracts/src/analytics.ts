@@ -187,6 +187,10 @@ export const OverviewStats = z.object({
   /** Segments ever created by jobs (a snippet is a stored segment; refused duplicates count here). */
   total_segments: z.number().int(),
   total_sources: z.number().int(),
+  /** Of total_sources: those holding snippets. */
+  sources_with_content: z.number().int(),
+  /** Of total_sources: those holding none because their last fetch failed (DNS error, 404...). */
+  sources_failed: z.number().int(),
   total_vectors: z.number().int(),
   index_size_mb: z.number(),
   active_jobs: z.number().int(),

@@ -257,10 +257,13 @@ export class AnalyticsService {
     }
     const byStatus = this.deps.jobs.countByStatus();
     const hitRate = this.deps.index.cacheHitRate();
+    const sources = this.deps.sources.countByOutcome();
     return {
       total_snippets: total,
       total_segments: this.deps.analytics.counter(SEGMENTS_COUNTER),
       total_sources: this.deps.sources.count(),
+      sources_with_content: sources.with_content,
+      sources_failed: sources.failed,
       total_vectors: this.deps.index.size,
       index_size_mb: roundTo(this.deps.index.diskBytes() / 1048576, 3),
       active_jobs: byStatus.processing ?? 0,

@@ -115,6 +115,20 @@ export class SourceRepository {
     return this.db.prepare('SELECT COUNT(*) FROM sources').pluck().get() as number;
   }
 
+  /**
+   * Sources holding snippets, and sources that hold none because their last fetch failed (a DNS
+   * error, a 404): counted apart so the overview's source total is not mistaken for content.
+   */
+  countByOutcome(): { with_content: number; failed: number } {
+    return this.db
+      .prepare(
+        `SELECT COALESCE(SUM(segments_count > 0), 0) AS with_content,
+                COALESCE(SUM(segments_count = 0 AND last_status = 'failed'), 0) AS failed
+           FROM sources`,
+      )
+      .get() as { with_content: number; failed: number };
+  }
+
   /** The sources with the most segments (index sources_segments). */
   listTopBySegments(limit: number): SourceRow[] {
     return this.db

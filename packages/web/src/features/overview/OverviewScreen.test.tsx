@@ -11,6 +11,8 @@ const stats = (over: Partial<OverviewStats> = {}): OverviewStats => ({
   total_snippets: 1234,
   total_segments: 1500,
   total_sources: 12,
+  sources_with_content: 10,
+  sources_failed: 2,
   total_vectors: 1200,
   index_size_mb: 1.76,
   active_jobs: 1,
@@ -78,6 +80,9 @@ describe('Overview', () => {
     );
     expect(within(card('Total segments')).getByText('1,500')).toBeInTheDocument();
     expect(within(card('Sources')).getByText('12')).toBeInTheDocument();
+    expect(
+      within(card('Sources')).getByText('Distinct source URLs · 10 with content · 2 failed'),
+    ).toBeInTheDocument();
     expect(within(card('Index size')).getByText(/1,200/)).toBeInTheDocument();
     expect(within(card('Index size')).getByText('1.76 MB')).toBeInTheDocument();
     expect(within(card('Active jobs')).getByText('1')).toBeInTheDocument();

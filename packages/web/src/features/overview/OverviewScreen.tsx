@@ -146,7 +146,12 @@ export function OverviewScreen() {
           color="cyan"
           loading={stats.isPending}
           value={formatNumber(s?.total_sources)}
-          caption="Distinct source URLs"
+          caption={
+            // A URL that failed (a DNS error, a 404) is a source too: said apart from content.
+            s
+              ? `Distinct source URLs · ${formatNumber(s.sources_with_content)} with content · ${formatNumber(s.sources_failed)} failed`
+              : 'Distinct source URLs'
+          }
         />
         <MetricCard
           title="Index size"

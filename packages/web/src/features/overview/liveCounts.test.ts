@@ -6,6 +6,8 @@ const stats: OverviewStats = {
   total_snippets: 100,
   total_segments: 120,
   total_sources: 3,
+  sources_with_content: 3,
+  sources_failed: 0,
   total_vectors: 90,
   index_size_mb: 1,
   active_jobs: 2,
