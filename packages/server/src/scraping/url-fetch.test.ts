@@ -7,6 +7,7 @@ import {
   type FixtureSite,
 } from '../../test/fixtures/fixture-site.js';
 import { NotFound } from '../lib/errors.js';
+import { sectionLine } from '../pipeline/sections.js';
 import { FetchError } from './fetch-error.js';
 import type { ScrapingRuleLike } from './rules.js';
 import { SafeFetcher, type HostLookup } from './safe-fetcher.js';
@@ -87,7 +88,10 @@ describe('fetchUrl', () => {
     expect(r.rule).toBe('maps.fieldnotes.example (selector:article .content)');
     expect(r.rule_id).toBe(1);
     expect(r.domain).toBe('maps.fieldnotes.example');
-    expect(r.content).toBe([SELECTOR_PAGE.first, 'Legend', SELECTOR_PAGE.second].join('\n\n'));
+    // The selected heading is a section line (pipeline/sections.ts), not prose.
+    expect(r.content).toBe(
+      [SELECTOR_PAGE.first, sectionLine('Legend'), SELECTOR_PAGE.second].join('\n\n'),
+    );
   });
 
   it('applies a rule chosen by id even when its domain is another one', async () => {
