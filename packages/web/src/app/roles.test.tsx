@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { json, mockFetch, noContent } from '../test/fetchMock';
 import { renderApp } from '../test/renderApp';
 import { adminUser, loggedIn } from '../test/session';
+import { jobList, makeJob } from '../features/jobs/jobs.fixtures';
 import { menuFor, TABS, tabRole } from './tabs';
 
 const as = (role: 'administrator' | 'operator' | 'viewer') => ({
@@ -69,6 +70,58 @@ describe('role-hidden menus', () => {
       menuFor('agent1', r).flatMap((entry) => (entry.kind === 'group' ? [entry.group.id] : []));
     expect(groups('administrator')).toContain('settings');
     expect(groups('viewer')).toContain('settings');
+  });
+});
+
+describe('role-hidden buttons', () => {
+  const queue = (role: 'operator' | 'viewer') => ({
+    ...as(role),
+    'GET /sources/jobs/active': json(jobList([makeJob({ id: 7, status: 'pending' })])),
+    'GET /sources/jobs/queue': json(jobList([])),
+    'GET /sources/jobs/history': json(jobList([])),
+    'GET /sources/jobs/stuck': json(jobList([])),
+    'GET /sources/jobs/throughput': json({ detail: 'not in this test' }, 500),
+  });
+
+  it("offers a viewer the job queue's reads but not its cancel and delete", async () => {
+    mockFetch(queue('viewer'));
+    renderApp('/dashboard/sources/queue');
+    expect(await screen.findByRole('link', { name: 'View snippets of job 7' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Cancel job 7' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Delete job 7' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Cancel all pending' })).not.toBeInTheDocument();
+  });
+
+  it('offers an operator the same queue with its writes', async () => {
+    mockFetch(queue('operator'));
+    renderApp('/dashboard/sources/queue');
+    expect(await screen.findByRole('button', { name: 'Cancel job 7' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Delete job 7' })).toBeVisible();
+    expect(screen.getByRole('button', { name: 'Cancel all pending' })).toBeVisible();
+  });
+
+  it('leaves restores to administrators and backups to operators', async () => {
+    const routes = {
+      'GET /admin/maintenance/backups': json([
+        {
+          id: '20260301-100000-000',
+          created_at: '2026-03-01T10:00:00.000Z',
+          size_mb: 3.25,
+          reason: 'manual',
+          counts: { snippets: 1, vectors: 1, users: 1, rules: 0, jobs: 1, sources: 1 },
+        },
+      ]),
+    };
+    mockFetch({ ...as('operator'), ...routes });
+    const operator = renderApp('/dashboard/maintenance/backup');
+    expect(await screen.findByRole('button', { name: 'Create backup' })).toBeVisible();
+    expect(screen.queryByRole('button', { name: /Restore backup/ })).not.toBeInTheDocument();
+    operator.unmount();
+
+    mockFetch({ ...as('viewer'), ...routes });
+    renderApp('/dashboard/maintenance/backup');
+    expect(await screen.findByText('20260301-100000-000')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create backup' })).not.toBeInTheDocument();
   });
 });
 

@@ -31,6 +31,7 @@ import {
 import { useIndexStats } from './index.api';
 import { INDEX_MESSAGES } from './messages';
 import { useFakeProgress } from './useFakeProgress';
+import { useCan } from '../../session/useCan';
 
 type IndexAction = 'optimize_index' | 'rebuild_index';
 type Phase = 'running' | 'done' | 'failed';
@@ -166,6 +167,7 @@ function RunReport({ run, job, progress }: { run: Run; job: Job | undefined; pro
  * runs, then 100% and the real result.
  */
 export function IndexOptimizeScreen() {
+  const canWrite = useCan('operator');
   const stats = useIndexStats();
   const execute = useExecuteMaintenance(INDEX_MESSAGES.optimizeFailed);
   const progress = useFakeProgress();
@@ -292,7 +294,7 @@ export function IndexOptimizeScreen() {
                     </Text>
                   </div>
                 </Group>
-                <Group justify="flex-end">
+                <Group justify="flex-end" display={canWrite ? undefined : 'none'}>
                   <Button
                     color={a.color}
                     onClick={() => request(action)}

@@ -42,6 +42,7 @@ import {
   type JobTab,
 } from './jobs.api';
 import { ThroughputStrip } from './ThroughputStrip';
+import { useCan } from '../../session/useCan';
 
 const TAB_LABELS: Record<JobTab, string> = {
   active: 'Active',
@@ -171,6 +172,7 @@ function FindResults({
 
 /** Job Queue Management (spec 002 §2, §4): tabs, auto-refresh, per-job actions, live progress. */
 export function JobQueueScreen() {
+  const canWrite = useCan('operator');
   const [tab, setTab] = useState<JobTab>('active');
   const [autoRefresh, setAutoRefresh] = useState(true);
   const [refreshSeconds, setRefreshSeconds] = useState<number>(DEFAULT_JOB_REFRESH_SECONDS);
@@ -287,15 +289,17 @@ export function JobQueueScreen() {
               <IconRefresh size={16} />
             </ActionIcon>
           </Tooltip>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconPlayerStopFilled size={14} />}
-            onClick={onCancelPending}
-            loading={cancelPending.isPending}
-          >
-            Cancel all pending
-          </Button>
+          {canWrite ? (
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconPlayerStopFilled size={14} />}
+              onClick={onCancelPending}
+              loading={cancelPending.isPending}
+            >
+              Cancel all pending
+            </Button>
+          ) : null}
         </Group>
       </Group>
       {debouncedSearch ? (

@@ -27,6 +27,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { CRAWL_JOB_TYPE, CrawlCounts, crawlProgressOf } from './CrawlCounts';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';
 import { jobActions } from './jobs.api';
+import { useCan } from '../../session/useCan';
 
 /** Relaunch choices in the spec's order (spec 002 §9: normal, high, low). */
 export const RELAUNCH_PRIORITIES: readonly JobPriority[] = ['normal', 'high', 'low'];
@@ -62,7 +63,9 @@ function DateLine({ label, value }: { label: string; value: string | null }) {
 }
 
 function JobRowActions({ job, ...h }: { job: Job } & JobTableHandlers) {
-  const actions = jobActions(job);
+  const canWrite = useCan('operator');
+  // A viewer keeps what only reads (errors, snippets); the server would refuse the rest.
+  const actions = jobActions(job).filter((action) => canWrite || action === 'errors');
   return (
     <Group gap={4} wrap="nowrap" justify="flex-end">
       {actions.includes('cancel') ? (
@@ -119,16 +122,18 @@ function JobRowActions({ job, ...h }: { job: Job } & JobTableHandlers) {
           </ActionIcon>
         </Tooltip>
       ) : null}
-      <Tooltip label="Delete">
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          aria-label={`Delete job ${job.id}`}
-          onClick={() => h.onDelete(job)}
-        >
-          <IconTrash size={16} />
-        </ActionIcon>
-      </Tooltip>
+      {canWrite ? (
+        <Tooltip label="Delete">
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            aria-label={`Delete job ${job.id}`}
+            onClick={() => h.onDelete(job)}
+          >
+            <IconTrash size={16} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
     </Group>
   );
 }

@@ -9,6 +9,7 @@ import { formatDate, formatNumber } from '../../lib/format';
 import { CountBadges } from './ActionResult';
 import { useBackups, useCreateBackup, useRestoreBackup } from './maintenance.api';
 import { MAINTENANCE_MESSAGES } from './messages';
+import { useCan } from '../../session/useCan';
 
 /** Seconds since `running` became true (0 when not running): the long calls show they are alive. */
 function useElapsed(running: boolean): number {
@@ -61,6 +62,10 @@ function RestoredReport({ result }: { result: RestoreResult }) {
           {formatNumber(result.reconcile.reindexed)} re-indexed,{' '}
           {formatNumber(result.reconcile.index_only)} index-only removed.
         </Text>
+        <Text size="xs" c="dimmed">
+          The data as it was before is kept as safety backup {result.safety_backup}: restore it to
+          undo this.
+        </Text>
       </Stack>
     </Alert>
   );
@@ -77,6 +82,8 @@ function BackupRow({
   busy: boolean;
   onRestore: (backup: Backup) => void;
 }) {
+  // A restore brings back an older users table: administrators only, as on the server.
+  const canRestore = useCan('administrator');
   return (
     <Table.Tr data-backup-id={backup.id}>
       <Table.Td ff="monospace" fz="xs">
@@ -104,18 +111,20 @@ function BackupRow({
         {formatNumber(backup.counts.jobs)}
       </Table.Td>
       <Table.Td ta="right">
-        <Button
-          size="xs"
-          variant="light"
-          color="orange"
-          leftSection={<IconRestore size={14} />}
-          onClick={() => onRestore(backup)}
-          loading={restoring}
-          disabled={busy && !restoring}
-          aria-label={`Restore backup ${backup.id}`}
-        >
-          Restore
-        </Button>
+        {canRestore ? (
+          <Button
+            size="xs"
+            variant="light"
+            color="orange"
+            leftSection={<IconRestore size={14} />}
+            onClick={() => onRestore(backup)}
+            loading={restoring}
+            disabled={busy && !restoring}
+            aria-label={`Restore backup ${backup.id}`}
+          >
+            Restore
+          </Button>
+        ) : null}
       </Table.Td>
     </Table.Tr>
   );
@@ -127,6 +136,7 @@ function BackupRow({
  * store, so every cached figure is refetched after it.
  */
 export function BackupsScreen() {
+  const canCreate = useCan('operator');
   const backups = useBackups();
   const create = useCreateBackup();
   const restore = useRestoreBackup();
@@ -188,14 +198,16 @@ export function BackupsScreen() {
         title="Backups"
         description="Snapshots of the store and the index, checksummed, restorable in one step."
         actions={
-          <Button
-            leftSection={<IconArchive size={16} />}
-            onClick={startBackup}
-            loading={create.isPending}
-            disabled={restore.isPending}
-          >
-            Create backup
-          </Button>
+          canCreate ? (
+            <Button
+              leftSection={<IconArchive size={16} />}
+              onClick={startBackup}
+              loading={create.isPending}
+              disabled={restore.isPending}
+            >
+              Create backup
+            </Button>
+          ) : undefined
         }
       />
 

@@ -5,9 +5,11 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { ActionResult } from './ActionResult';
 import { useExecuteMaintenance } from './maintenance.api';
 import { validThreshold, type MaintenanceTask } from './maintenanceTasks';
+import { useCan } from '../../session/useCan';
 
 /** One maintenance action: its controls, its run (confirmed first when destructive), its answer. */
 export function TaskCard({ task }: { task: MaintenanceTask }) {
+  const canRun = useCan('operator');
   const execute = useExecuteMaintenance();
   const [threshold, setThreshold] = useState<number | string>(task.threshold?.defaultValue ?? '');
   const [answer, setAnswer] = useState<{
@@ -66,7 +68,7 @@ export function TaskCard({ task }: { task: MaintenanceTask }) {
             maw={360}
           />
         ) : null}
-        <Group gap="xs" mt="auto">
+        <Group gap="xs" mt="auto" display={canRun ? undefined : 'none'}>
           <Button
             color={task.color}
             variant={task.confirm ? 'light' : 'filled'}

@@ -42,6 +42,7 @@ import {
   statusLabel,
 } from './modelRules';
 import type { ModelOperation } from './useModelOperations';
+import { useCan } from '../../session/useCan';
 
 export interface ModelCardHandlers {
   onInstall: (model: Model) => void;
@@ -143,6 +144,7 @@ export function ModelCard({
   // Nothing else may start while the model installs or uninstalls (§4).
   const busy = operation !== undefined || model.status === 'downloading';
   const perf = model.performance;
+  const canWrite = useCan('operator');
 
   return (
     <Paper
@@ -197,7 +199,7 @@ export function ModelCard({
               </Text>
             </Group>
           </Stack>
-          {canToggle(model) ? (
+          {canWrite && canToggle(model) ? (
             <Switch
               label="Active"
               // Being activated: on, and held until its re-embedding job completes.
@@ -225,7 +227,7 @@ export function ModelCard({
 
         <Group justify="space-between" gap="xs" mt="auto">
           <Group gap="xs">
-            {canInstall(model) ? (
+            {canWrite && canInstall(model) ? (
               <Button
                 size="xs"
                 leftSection={<IconDownload size={14} />}
@@ -246,7 +248,7 @@ export function ModelCard({
                 Test
               </Button>
             ) : null}
-            {canUninstall(model) ? (
+            {canWrite && canUninstall(model) ? (
               <Button
                 size="xs"
                 variant="light"

@@ -43,6 +43,7 @@ import { reasonOf, useModels, useToggleModel } from './models.api';
 import { TestModelDialog } from './TestModelDialog';
 import { useModelOperations } from './useModelOperations';
 import { MODEL_FILTER_KEYS, usePersistedState } from './usePersistedState';
+import { useCan } from '../../session/useCan';
 
 const TAB_LABELS: Record<ModelTab, string> = {
   embedding: 'Embedding Models',
@@ -86,6 +87,7 @@ function SkeletonCards() {
  * progress, activation, test, edit, installation logs, and the language packs on the SpaCy tab.
  */
 export function ModelManagementScreen() {
+  const canWrite = useCan('operator');
   const { data, isLoading, isError, error, refetch } = useModels();
   const models = data?.models;
   const { operations, install, uninstall } = useModelOperations(models);
@@ -184,9 +186,11 @@ export function ModelManagementScreen() {
         title="Model Management"
         description="Embedding and language models: install from the model hub, activate, test."
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-            New Model
-          </Button>
+          canWrite ? (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+              New Model
+            </Button>
+          ) : undefined
         }
       />
 

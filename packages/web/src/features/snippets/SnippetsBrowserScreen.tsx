@@ -58,6 +58,7 @@ import {
   type SnippetListParams,
 } from './snippets.api';
 import { MinQualityInput, ThemeFilterSelect } from './SnippetFilterInputs';
+import { useCan } from '../../session/useCan';
 
 type SortBy = SnippetListParams['sort_by'];
 type BrowserTab = 'all' | ReportTab;
@@ -112,6 +113,7 @@ function PrefilterChip({
 }
 
 export function SnippetsBrowserScreen() {
+  const canWrite = useCan('operator');
   const [params, setParams] = useSearchParams();
   const jobId = positiveInt(params.get('job_id'));
   const sourceUrl = params.get('source_url')?.trim() || undefined;
@@ -258,6 +260,7 @@ export function SnippetsBrowserScreen() {
         actions={
           <Button
             variant="light"
+            display={canWrite ? undefined : 'none'}
             leftSection={<IconRotateClockwise size={16} />}
             loading={refreshState.isPending}
             onClick={() =>
@@ -394,6 +397,7 @@ export function SnippetsBrowserScreen() {
                     color="red"
                     variant="light"
                     leftSection={<IconTrash size={14} />}
+                    display={canWrite ? undefined : 'none'}
                     disabled={selected.size === 0}
                     loading={remove.isPending}
                     onClick={askBulkDelete}

@@ -41,6 +41,7 @@ import { ScheduleModal } from './ScheduleModal';
 import { KindBadge, SourceSyncTds } from './SourceSyncCells';
 import { SourceSyncsModal } from './SourceSyncsModal';
 import { SOURCES_PER_PAGE, useDeleteSource, useSources, useSyncSourceNow } from './sources.api';
+import { useCan } from '../../session/useCan';
 
 function StatusCell({ source }: { source: Source }) {
   if (!source.last_status) {
@@ -90,6 +91,7 @@ const syncable = (source: Source) => source.kind === 'web';
  * snippets; issue 24: kind (and its filter), schedule, last and next sync, Sync now, history, prune.
  */
 export function ManageSourcesScreen() {
+  const canWrite = useCan('operator');
   const [search, setSearch] = useState('');
   const [domain, setDomain] = useState('');
   const [kind, setKind] = useState<SourceKind | ''>('');
@@ -207,14 +209,16 @@ export function ManageSourcesScreen() {
               <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
                 {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
               </Text>
-              <Button
-                variant="light"
-                color="red"
-                leftSection={<IconScissors size={16} />}
-                onClick={() => setPruning(true)}
-              >
-                Prune missing pages
-              </Button>
+              {canWrite ? (
+                <Button
+                  variant="light"
+                  color="red"
+                  leftSection={<IconScissors size={16} />}
+                  onClick={() => setPruning(true)}
+                >
+                  Prune missing pages
+                </Button>
+              ) : null}
             </>
           }
           loading={{ rows: 8, label: 'Loading sources' }}
@@ -315,6 +319,7 @@ export function ManageSourcesScreen() {
                               variant="subtle"
                               color="blue"
                               aria-label={`Sync now ${source.url}`}
+                              display={canWrite ? undefined : 'none'}
                               disabled={!syncable(source)}
                               loading={syncNow.isPending && syncNow.variables === source.id}
                               onClick={() => onSyncNow(source)}
@@ -374,6 +379,7 @@ export function ManageSourcesScreen() {
                               variant="subtle"
                               color="red"
                               aria-label={`Delete ${source.url}`}
+                              display={canWrite ? undefined : 'none'}
                               onClick={() => onDelete(source)}
                             >
                               <IconTrash size={16} />
