@@ -47,6 +47,7 @@ describe('tab registry', () => {
         'settings-resources',
         'settings-security',
         'settings-users',
+        'settings-audit',
         'model-management',
         'model-playground',
         'model-playground-url',
@@ -80,7 +81,7 @@ describe('tab registry', () => {
       'index: index-stats, index-search, index-optimize, index-content',
       'monitoring: monitoring-realtime, monitoring-performance, monitoring-logs',
       'maintenance: maintenance-tasks, system-checklist, maintenance-backup, maintenance-cleanup',
-      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-security, settings-users',
+      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-security, settings-users, settings-audit',
       'models: model-management, model-playground, model-playground-url, model-playground-wikipedia',
     ]);
     expect(menuFor('agent2').map((e) => (e.kind === 'tab' ? e.tab.id : e.group.id))).toEqual([

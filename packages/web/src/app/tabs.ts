@@ -317,6 +317,14 @@ export const TABS: readonly TabDefinition[] = [
     component: screen(() => import('../features/settings/UsersScreen'), 'UsersScreen'),
   },
   {
+    id: 'settings-audit',
+    label: 'Audit Log',
+    agent: a1,
+    group: 'settings',
+    role: 'administrator',
+    component: screen(() => import('../features/settings/AuditLogScreen'), 'AuditLogScreen'),
+  },
+  {
     id: 'model-management',
     label: 'Management',
     agent: a1,

@@ -1,0 +1,272 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  IconChevronLeft,
+  IconChevronRight,
+  IconDownload,
+  IconLink,
+  IconLinkOff,
+} from '@tabler/icons-react';
+import {
+  AUDIT_OUTCOMES,
+  type AuditEntry,
+  type AuditFilters,
+  type AuditOutcome,
+} from '@adam/contracts';
+import { PageHeader } from '../../components/PageHeader';
+import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { formatDate } from '../../lib/format';
+import { saveFile } from '../snippets/download';
+import {
+  useAuditPage,
+  useAuditVerification,
+  useExportAudit,
+  type AuditExportFormat,
+} from './audit.api';
+
+const OUTCOME_COLORS: Record<AuditOutcome, string> = {
+  ok: 'teal',
+  refused: 'orange',
+  failed: 'red',
+};
+
+/** A datetime-local value as the ISO time the server expects (empty: no bound). */
+function isoOrUndefined(value: string): string | undefined {
+  if (!value) return undefined;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+function ChainStatus() {
+  const verify = useAuditVerification();
+  if (verify.isPending) return <Badge color="gray">Checking the chain…</Badge>;
+  if (verify.isError) return <Badge color="red">Chain check failed</Badge>;
+  const v = verify.data;
+  return v.ok ? (
+    <Badge color="teal" leftSection={<IconLink size={12} />}>
+      Chain intact · {v.checked} entries
+    </Badge>
+  ) : (
+    <Alert color="red" variant="light" icon={<IconLinkOff size={18} />} title="Audit chain broken">
+      Entry {v.broken_id} {v.problem === 'deleted' ? 'follows a deleted entry' : 'was edited'}
+      {v.detail ? `: ${v.detail}` : ''}
+    </Alert>
+  );
+}
+
+function EntryRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <Table.Tr>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at)}</Table.Td>
+      <Table.Td>{entry.user_email ?? '—'}</Table.Td>
+      <Table.Td>
+        <Code>{entry.action}</Code>
+      </Table.Td>
+      <Table.Td>{entry.target ?? ''}</Table.Td>
+      <Table.Td>{entry.address}</Table.Td>
+      <Table.Td>
+        <Badge color={OUTCOME_COLORS[entry.outcome]} variant="light">
+          {entry.outcome}
+          {entry.status ? ` ${entry.status}` : ''}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        {entry.detail ? (
+          <Text size="xs" c="dimmed" lineClamp={2} maw={320}>
+            {JSON.stringify(entry.detail)}
+          </Text>
+        ) : null}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** Settings → Audit log (administrator only): who changed what, when, from where. */
+export function AuditLogScreen() {
+  const [user, setUser] = useState('');
+  const [action, setAction] = useState('');
+  const [target, setTarget] = useState('');
+  const [outcome, setOutcome] = useState<AuditOutcome | ''>('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  // The cursors of the pages before the current one, so Newer goes back.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [typed] = useDebouncedValue({ user, action, target }, 300);
+
+  const filters: AuditFilters = {
+    user: typed.user.trim() || undefined,
+    action: typed.action.trim() || undefined,
+    target: typed.target.trim() || undefined,
+    outcome: outcome || undefined,
+    from: isoOrUndefined(from),
+    to: isoOrUndefined(to),
+  };
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const page = useAuditPage(filters, cursor);
+  const exporter = useExportAudit();
+
+  const resetPaging = () => setCursors([null]);
+  const filterInput = (label: string, value: string, set: (v: string) => void) => (
+    <TextInput
+      label={label}
+      value={value}
+      onChange={(e) => {
+        set(e.currentTarget.value);
+        resetPaging();
+      }}
+      w={180}
+    />
+  );
+  const download = (format: AuditExportFormat) =>
+    exporter.mutate(
+      { filters, format },
+      { onSuccess: (file) => saveFile(file, `audit.${format}`) },
+    );
+
+  let body;
+  if (page.isPending) body = <LoadingState rows={8} label="Loading the audit log" />;
+  else if (page.isError)
+    body = (
+      <ErrorState
+        title="Could not load the audit log"
+        message={page.error.message}
+        onRetry={() => void page.refetch()}
+      />
+    );
+  else if (page.data.entries.length === 0)
+    body = (
+      <EmptyState
+        title="No audit entries"
+        description="Changes, refused calls and failed logins appear here."
+      />
+    );
+  else
+    body = (
+      <Paper withBorder radius="md">
+        <Table.ScrollContainer minWidth={980}>
+          <Table verticalSpacing="xs" striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>When</Table.Th>
+                <Table.Th>Who</Table.Th>
+                <Table.Th>Action</Table.Th>
+                <Table.Th>Target</Table.Th>
+                <Table.Th>From</Table.Th>
+                <Table.Th>Outcome</Table.Th>
+                <Table.Th>Detail</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {page.data.entries.map((entry) => (
+                <EntryRow key={entry.id} entry={entry} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    );
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title="Audit log"
+        description="Every change through the API or the CLI, refused calls and failed logins, each entry chained to the one before."
+        actions={
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              loading={exporter.isPending && exporter.variables?.format === 'csv'}
+              onClick={() => download('csv')}
+            >
+              Export CSV
+            </Button>
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              loading={exporter.isPending && exporter.variables?.format === 'jsonl'}
+              onClick={() => download('jsonl')}
+            >
+              Export JSONL
+            </Button>
+          </>
+        }
+      />
+      <ChainStatus />
+      <Group align="flex-end" gap="sm" role="search" aria-label="Audit filters">
+        {filterInput('User', user, setUser)}
+        {filterInput('Action', action, setAction)}
+        {filterInput('Target', target, setTarget)}
+        <Select
+          label="Outcome"
+          data={[
+            { value: '', label: 'Any' },
+            ...AUDIT_OUTCOMES.map((o) => ({ value: o, label: o })),
+          ]}
+          value={outcome}
+          onChange={(v) => {
+            setOutcome((v ?? '') as AuditOutcome | '');
+            resetPaging();
+          }}
+          allowDeselect={false}
+          w={130}
+        />
+        <TextInput
+          label="From"
+          type="datetime-local"
+          value={from}
+          onChange={(e) => {
+            setFrom(e.currentTarget.value);
+            resetPaging();
+          }}
+        />
+        <TextInput
+          label="To"
+          type="datetime-local"
+          value={to}
+          onChange={(e) => {
+            setTo(e.currentTarget.value);
+            resetPaging();
+          }}
+        />
+      </Group>
+      {body}
+      <Group justify="flex-end" gap="xs">
+        <Button
+          variant="default"
+          size="xs"
+          leftSection={<IconChevronLeft size={14} />}
+          disabled={cursors.length <= 1}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
+        >
+          Newer
+        </Button>
+        <Button
+          variant="default"
+          size="xs"
+          rightSection={<IconChevronRight size={14} />}
+          disabled={!page.data?.next_cursor}
+          onClick={() => {
+            const next = page.data?.next_cursor;
+            if (next) setCursors((c) => [...c, next]);
+          }}
+        >
+          Older
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
