@@ -128,7 +128,7 @@ describe('adam CLI maintenance commands', () => {
       db.prepare('DELETE FROM snippets WHERE id = (SELECT MIN(id) FROM snippets)').run(),
     );
     expect(snippetCount(dataDir)).toBe(snippets - 1);
-    const r = await runCli(dataDir, 'restore', backupId);
+    const r = await runCli(dataDir, 'restore', backupId, '--yes');
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toContain(`Restored backup ${backupId}`);
@@ -138,7 +138,7 @@ describe('adam CLI maintenance commands', () => {
   }, 60_000);
 
   it('restore of an unknown backup exits 1 with a message', async () => {
-    const r = await runCli(dataDir, 'restore', 'nope');
+    const r = await runCli(dataDir, 'restore', 'nope', '--yes');
     expect(r.code).toBe(1);
     expect(r.err.trim()).toBe('Error: Backup nope not found');
     const missing = await runCli(dataDir, 'restore');
@@ -152,7 +152,7 @@ describe('adam CLI maintenance commands', () => {
     readDb(dataDir, (db) =>
       db.prepare('DELETE FROM snippets WHERE id = (SELECT MIN(id) FROM snippets)').run(),
     );
-    const r = await runCli(dataDir, 'restore', backupId);
+    const r = await runCli(dataDir, 'restore', backupId, '--yes');
     expect(r.code).toBe(1);
     expect(r.err.trim()).toBe(
       `Error: Backup ${backupId} is damaged: index/manifest.json is missing`,
@@ -191,13 +191,14 @@ describe('adam CLI maintenance commands', () => {
     const refusal =
       `Cannot write to the data directory ${dir} (EROFS): read-only file system. ` +
       'Make it writable (a read-only mount or its permissions), or set ADAM_DATA_DIR to another directory.\n';
-    const runs = [['backup'], ['restore', '20260101-000000-000'], ['reindex']].map(
+    const runs = [['backup'], ['restore', '20260101-000000-000', '--yes'], ['reindex']].map(
       async (args) => [args[0], await runCli(dir, ...args)] as const,
     );
     for (const [name, r] of await Promise.all(runs)) {
       expect(r.err, name).toBe(refusal);
       expect(r.code, name).toBe(1);
-      expect(r.out, name).toBe('');
+      // Only the line naming the directory it would have acted on.
+      expect(r.out, name).toBe(`Data directory: ${dir} (ADAM_DATA_DIR in the environment)\n`);
     }
   }, 60_000);
 
@@ -233,11 +234,11 @@ describe('adam with no command, adam serve', () => {
     const pid = server.child.pid!;
 
     const refusal = `A server (pid ${pid}) is using ${dir}: stop it first, or use the console's Maintenance screen.\n`;
-    for (const args of [['backup'], ['restore', '20260101-000000-000'], ['reindex']]) {
+    for (const args of [['backup'], ['restore', '20260101-000000-000', '--yes'], ['reindex']]) {
       const r = await runCli(dir, ...args);
       expect(r.code, args[0]).toBe(1);
       expect(r.err, args[0]).toBe(refusal);
-      expect(r.out, args[0]).toBe('');
+      expect(r.out, args[0]).toBe(`Data directory: ${dir} (ADAM_DATA_DIR in the environment)\n`);
     }
     // Listing only reads.
     const list = await runCli(dir, 'backups');
