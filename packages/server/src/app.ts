@@ -16,7 +16,13 @@ import { registerAuthGuard } from './http/auth-guard.js';
 import { registerRestoreGate } from './http/restore-gate.js';
 import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
+import { auditRoutes, registerAuditTrail } from './http/audit.routes.js';
+import { AuditService } from './services/audit.service.js';
+import { AuditRepository } from './store/audit.repository.js';
 import { UserAdminService } from './services/user-admin.service.js';
+import { apiKeyRoutes } from './http/api-key.routes.js';
+import { ApiKeyService } from './services/api-key.service.js';
+import { SessionService } from './services/session.service.js';
 import { UserRepository } from './store/user.repository.js';
 import { backupRoutes } from './http/backup.routes.js';
 import { databaseMetricsRoutes } from './http/database-metrics.routes.js';
@@ -30,7 +36,7 @@ import { playgroundRoutes } from './http/playground.routes.js';
 import { ruleRoutes } from './http/rule.routes.js';
 import { settingsRoutes } from './http/settings.routes.js';
 import { snippetRoutes } from './http/snippet.routes.js';
-import { systemRoutes } from './http/system.routes.js';
+import { probeRoutes, systemRoutes } from './http/system.routes.js';
 import { systemMetricsRoutes } from './http/system-metrics.routes.js';
 import { SystemProbe } from './metrics/system-probe.js';
 import { MetricsSamplerService } from './services/metrics-sampler.service.js';
@@ -382,7 +388,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     engine,
     engineStarting: () => engineStarting,
   });
+  const audit = new AuditService({ audit: new AuditRepository(db), log, now: opts.now });
   const housekeeping = new HousekeepingService({
+    audit,
+    auditRetentionDays: () => settings.get('security').audit_retention_days,
     logs: repos.logs,
     keys: repos.keys,
     refreshGraceSeconds: config.refreshGraceSeconds,
@@ -410,6 +419,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     async (api) => {
       registerAuthGuard(api, auth);
       registerRestoreGate(api, backups);
+      registerAuditTrail(api, { audit, settings });
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
       await api.register(
         userRoutes(
@@ -422,8 +432,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           }),
         ),
       );
+      {
+        const deps = { users: new UserRepository(db), keys: repos.keys, bus, log, now: opts.now };
+        await api.register(apiKeyRoutes(new ApiKeyService(deps), new SessionService(deps)));
+      }
       await api.register(settingsRoutes(settings));
-      await api.register(systemRoutes({ health, settings, auth, metrics, version: VERSION }));
+      await api.register(auditRoutes(audit));
+      await api.register(
+        systemRoutes({ health, settings, auth, metrics, version: VERSION, engine, index }),
+      );
       await api.register(ruleRoutes(rules));
       await api.register(snippetRoutes(snippets, index));
       await api.register(importRoutes(imports));
@@ -442,6 +459,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     { prefix: '/api/v1' },
   );
+  // Probes at the root too: before the console's pages, which answer any other path with 200.
+  await app.register(probeRoutes({ health, auth, engine, index }));
   await app.register(
     realtimeChannel({
       auth,

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import path from 'node:path';
-import type { Config } from './config.js';
+import readline from 'node:readline/promises';
+import { readDotEnv, type Config } from './config.js';
 import { buildCore, type Core, type CoreServices } from './core.js';
 import { DataDirBusy, DataDirNotWritable, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
 import { importFileHere } from './services/import-file.js';
+import { AuditService } from './services/audit.service.js';
+import { AuditRepository } from './store/audit.repository.js';
 import { configOrExit, serve } from './main.js';
 
 const USAGE = `Usage: adam <command>
@@ -15,14 +18,28 @@ Commands:
   worker        with REDIS_URL: take jobs from Redis and do their work (any machine)
   backup        back up ADAM_DATA_DIR (store + vector index) into ADAM_DATA_DIR/backups
   backups       list the backups, newest first
-  restore ID    verify backup ID and replace the data with it
+  restore ID    verify backup ID and replace the data with it, after a safety backup of the
+                data as it is (asks first; --yes does not)
   reindex       re-embed every snippet with the active embedder and rebuild the index
   import FILE   import a JSON Lines file (an export, or {text, title, url, ...} a line)
   help          show this text
 
 backup, restore, reindex and import work on the data directory directly: they refuse while a
 server uses it (stop the server, or use the console's Maintenance screen while it runs).
-Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
+Settings come from the environment (ADAM_DATA_DIR, PORT, ...) and the repository's .env, read
+as \`npm start\` reads it (a variable set in the environment wins): see the README.`;
+
+const dotEnv = readDotEnv();
+
+/** Says on stdout which data directory a command acts on, and where that setting came from. */
+function announce(config: Config): void {
+  const from = {
+    environment: 'ADAM_DATA_DIR in the environment',
+    file: `ADAM_DATA_DIR in ${dotEnv.file}`,
+    default: 'the default',
+  }[dotEnv.dataDirFrom];
+  console.log(`Data directory: ${config.dataDir} (${from})`);
+}
 
 /**
  * Runs a maintenance command; any error is printed as one line and exits 1. A command that
@@ -32,8 +49,11 @@ Settings come from the environment (ADAM_DATA_DIR, PORT, ...): see the README.`;
 async function maintenance(
   fn: (services: CoreServices, config: Config, core: Core) => Promise<void>,
   writes?: 'backup' | 'restore' | 'reindex' | 'import',
+  confirm?: (config: Config) => Promise<void>,
 ): Promise<never> {
   const config = configOrExit();
+  announce(config);
+  await confirm?.(config);
   let core: Core | null = null;
   let code = 0;
   try {
@@ -53,6 +73,8 @@ async function maintenance(
     console.error(`Error: ${msg}`);
     code = 1;
   }
+  // A command that changes the data is in the audit trail, as its API twin would be.
+  if (writes && core) recordCommand(core, writes, code === 0);
   try {
     await core?.close();
   } catch (e) {
@@ -62,6 +84,21 @@ async function maintenance(
   process.exit(code);
 }
 
+function recordCommand(core: Core, writes: string, ok: boolean): void {
+  new AuditService({ audit: new AuditRepository(core.db), log: core.log }).record({
+    user_id: null,
+    user_email: 'cli',
+    key_id: null,
+    key_kind: null,
+    action: `cli ${writes}`,
+    target: args[0] ?? null,
+    address: 'cli',
+    status: null,
+    outcome: ok ? 'ok' : 'failed',
+    detail: null,
+  });
+}
+
 const [command, ...args] = process.argv.slice(2);
 
 switch (command) {
@@ -69,11 +106,15 @@ switch (command) {
     // No command: say what there is rather than start a server nobody asked for.
     console.log(USAGE);
     break;
-  case 'serve':
-    await serve(configOrExit());
+  case 'serve': {
+    const config = configOrExit();
+    announce(config);
+    await serve(config);
     break;
+  }
   case 'worker': {
     const config = configOrExit();
+    announce(config);
     const worker = await startRedisWorker(config).catch((e: unknown) => {
       console.error(`Error: ${(e as Error).message}`);
       process.exit(2);
@@ -105,23 +146,51 @@ switch (command) {
       }
     });
     break;
-  case 'restore':
-    if (!args[0]) {
+  case 'restore': {
+    const yes = args.includes('--yes') || args.includes('-y');
+    const id = args.find((a) => !a.startsWith('-'));
+    if (!id) {
       console.error(`restore needs a backup id (see: adam backups)\n\n${USAGE}`);
       process.exit(2);
     }
-    await maintenance(async ({ backups }) => {
-      const r = await backups.restore(args[0]!);
-      console.log(`Restored backup ${r.id}`);
-      console.log(
-        `  ${r.counts.snippets} snippets, ${r.counts.vectors} vectors, ${r.counts.users} users, ${r.counts.rules} rules, ${r.counts.jobs} jobs, ${r.counts.sources} sources`,
+    const confirm = async (config: Config) => {
+      if (yes) return;
+      if (!process.stdin.isTTY) {
+        console.error(
+          `Refusing to restore without confirmation: nobody can answer here (no terminal). ` +
+            `Run again with --yes to replace the data in ${config.dataDir} with backup ${id}.`,
+        );
+        process.exit(2);
+      }
+      const rl = readline.createInterface({ input: process.stdin, output: process.stdout });
+      const answer = await rl.question(
+        `Replace the data in ${config.dataDir} with backup ${id}? ` +
+          `A safety backup of the data as it is now is made first. [y/N] `,
       );
-      console.log(
-        `  index: ${r.reconcile.reindexed} re-indexed, ${r.reconcile.marked_pending} were missing, ${r.reconcile.index_only} index-only`,
-      );
-      console.log('  API keys and logs were kept as they were.');
-    }, 'restore');
+      rl.close();
+      if (!/^y(es)?$/i.test(answer.trim())) {
+        console.log('Nothing restored.');
+        process.exit(1);
+      }
+    };
+    await maintenance(
+      async ({ backups }) => {
+        const r = await backups.restore(id);
+        console.log(`Safety backup ${r.safety_backup}: the data as it was (restore it to undo)`);
+        console.log(`Restored backup ${r.id}`);
+        console.log(
+          `  ${r.counts.snippets} snippets, ${r.counts.vectors} vectors, ${r.counts.users} users, ${r.counts.rules} rules, ${r.counts.jobs} jobs, ${r.counts.sources} sources`,
+        );
+        console.log(
+          `  index: ${r.reconcile.reindexed} re-indexed, ${r.reconcile.marked_pending} were missing, ${r.reconcile.index_only} index-only`,
+        );
+        console.log('  API keys and logs were kept as they were.');
+      },
+      'restore',
+      confirm,
+    );
     break;
+  }
   case 'reindex':
     await maintenance(async ({ index }) => {
       const tty = process.stdout.isTTY;

@@ -29,7 +29,8 @@ function cli(args: string[], env: Record<string, string>, command?: string[]) {
     'src/cli.ts',
     ...args,
   ];
-  const [file, ...rest] = command ? [...command, argv.join(' ')] : argv;
+  // `script` (the one wrapper used) writes its transcript to the file named last: not into the tree.
+  const [file, ...rest] = command ? [...command, argv.join(' '), '/dev/null'] : argv;
   const child = spawn(file!, rest, {
     cwd: serverRoot,
     env: { ...base, ADAM_WEB_DIST: '', ...env },

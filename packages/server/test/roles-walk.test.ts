@@ -16,6 +16,9 @@ const PUBLIC = new Set([
   'POST /api/v1/auth/login',
   'POST /api/v1/auth/refresh',
   'GET /api/v1/health',
+  'GET /api/v1/ready',
+  'GET /health',
+  'GET /ready',
   'GET /api/v1/config/public',
   'GET /api/v1/ws',
 ]);
@@ -124,6 +127,10 @@ describe('every operation of the OpenAPI document', () => {
       .sort();
     expect(viewerWrites).toEqual(
       [
+        'DELETE /api/v1/auth/api-keys/{id}',
+        'DELETE /api/v1/auth/sessions/{id}',
+        'POST /api/v1/auth/api-keys',
+        'POST /api/v1/auth/sessions/revoke-others',
         'POST /api/v1/admin/index/search',
         'POST /api/v1/auth/2fa/disable',
         'POST /api/v1/auth/2fa/enable',

@@ -547,4 +547,75 @@ ALTER TABLE users ADD COLUMN disabled_at TEXT;
 ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0;
 `,
   },
+  {
+    id: 24,
+    name: 'api_key_kinds',
+    // api_keys held only login sessions; it now also holds programs' keys. A session has no name
+    // or scope (it acts with its user's role); an API key's scope caps that role. The prefix is
+    // the secret's first characters, for lists; the addresses and browser are for the lists too.
+    sql: `
+ALTER TABLE api_keys ADD COLUMN kind TEXT NOT NULL DEFAULT 'session'
+  CHECK (kind IN ('session', 'api'));
+ALTER TABLE api_keys ADD COLUMN name TEXT;
+ALTER TABLE api_keys ADD COLUMN scope TEXT CHECK (scope IS NULL OR scope IN ('read', 'write', 'admin'));
+ALTER TABLE api_keys ADD COLUMN prefix TEXT;
+ALTER TABLE api_keys ADD COLUMN last_used_address TEXT;
+ALTER TABLE api_keys ADD COLUMN user_agent TEXT;
+ALTER TABLE api_keys ADD COLUMN created_address TEXT;
+DROP INDEX api_keys_user;
+CREATE INDEX api_keys_user_kind ON api_keys(user_id, kind);
+`,
+  },
+  {
+    id: 25,
+    name: 'audit_log',
+    // Append-only: each row's hash covers the previous row's hash and its own fields, so an edit
+    // or a deletion breaks the chain. audit_chain (one row) holds the head, so a deleted last row
+    // is seen too, and the anchor: the last pruned row, where verification starts after pruning.
+    sql: `
+CREATE TABLE audit_log (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  user_id INTEGER,
+  user_email TEXT,
+  key_id INTEGER,
+  key_kind TEXT,
+  action TEXT NOT NULL,
+  target TEXT,
+  address TEXT NOT NULL,
+  status INTEGER,
+  outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'refused', 'failed')),
+  detail TEXT,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL
+);
+CREATE INDEX audit_log_user ON audit_log(user_email COLLATE NOCASE, id);
+CREATE INDEX audit_log_user_id ON audit_log(user_id, id);
+CREATE INDEX audit_log_action ON audit_log(action, id);
+CREATE INDEX audit_log_target ON audit_log(target, id);
+CREATE INDEX audit_log_outcome ON audit_log(outcome, id);
+CREATE INDEX audit_log_at ON audit_log(at);
+CREATE TABLE audit_chain (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  head_id INTEGER NOT NULL,
+  head_hash TEXT NOT NULL,
+  anchor_id INTEGER NOT NULL,
+  anchor_hash TEXT NOT NULL
+);
+`,
+  },
+  {
+    id: 26,
+    name: 'snippet_section',
+    // The heading path of the page section a snippet was cut from (null: none, or cut before
+    // sections existed). Segmentation 3 (pipeline/segmentation-version.ts) cuts pages without
+    // their furniture and never across a heading: a new source is cut by it.
+    sql: `
+ALTER TABLE snippets ADD COLUMN section TEXT;
+DROP TRIGGER IF EXISTS sources_segmentation_ai;
+CREATE TRIGGER sources_segmentation_ai AFTER INSERT ON sources BEGIN
+  UPDATE sources SET segmentation = 3 WHERE id = new.id;
+END;
+`,
+  },
 ];
