@@ -4,6 +4,7 @@ import { SAFETY_BACKUP_RETENTION } from '@adam/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
+import { createRoleUser } from './role-users.js';
 
 let s: TestServer | undefined;
 afterEach(async () => {
@@ -84,5 +85,41 @@ describe("the console's restore keeps a safety backup of the data it replaces", 
     expect(r.safety_backup).not.toBe(oldest);
     expect(backups.list().map((x) => x.id)).toContain(oldest);
     expect(backups.list().map((x) => x.id)).toContain(manual.id);
+  });
+});
+
+describe('a restore and the keys it keeps', () => {
+  it("drops the keys of a user id the backup gives to another person, keeps the restorer's", async () => {
+    s = await startServer();
+    await s.adam.reconciled;
+    const admin = await s.login();
+    const alice = await createRoleUser(s, admin, 'operator', 'alice@example.com');
+    const b = (await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key: admin }))
+      .body;
+    expect(
+      (await s.api(`/api/v1/admin/users/${alice.id}`, { method: 'DELETE', key: admin })).status,
+    ).toBe(204);
+    // SQLite hands the highest id out again: Bob gets the id Alice had in the backup.
+    const bob = await createRoleUser(s, admin, 'operator', 'bob@example.com');
+    expect(bob.id).toBe(alice.id);
+    const bobsKey = await s.api('/api/v1/auth/api-keys', {
+      method: 'POST',
+      key: bob.key,
+      body: { name: 'feeder', scope: 'write' },
+    });
+    expect(bobsKey.status).toBe(201);
+    expect((await s.api('/api/v1/auth/me', { key: bobsKey.body.secret })).status).toBe(200);
+
+    const r = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, {
+      method: 'POST',
+      key: admin,
+    });
+    expect(r.status).toBe(200);
+    // Neither Bob's session nor his program's key acts as Alice now.
+    expect((await s.api('/api/v1/auth/me', { key: bobsKey.body.secret })).status).toBe(401);
+    expect((await s.api('/api/v1/auth/me', { key: bob.key })).status).toBe(401);
+    const me = await s.api('/api/v1/auth/me', { key: admin });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe('admin@example.com');
   });
 });

@@ -52,6 +52,7 @@ export function replaceDataFrom(
       const saved = new Set(dataTables(db, 'restored'));
       const swapped = dataTables(db, 'main').filter((t) => saved.has(t));
       db.transaction(() => {
+        const emailsBefore = usersByEmail(db);
         for (const t of swapped) {
           const theirs = new Set(columnsOf(db, 'restored', t));
           const cols = columnsOf(db, 'main', t)
@@ -63,8 +64,15 @@ export function replaceDataFrom(
             `INSERT INTO main.${quote(t)} (${cols}) SELECT ${cols} FROM restored.${quote(t)}`,
           );
         }
-        if (swapped.includes('users') && hasTable(db, 'main', 'api_keys'))
+        if (swapped.includes('users') && hasTable(db, 'main', 'api_keys')) {
           db.exec('DELETE FROM main.api_keys WHERE user_id NOT IN (SELECT id FROM main.users)');
+          // A user id the backup gives to another person (ids are reused after a deletion):
+          // that id's kept keys would act as them. Keys follow the person, by email.
+          const after = usersByEmail(db);
+          const moved = [...emailsBefore].filter(([id, email]) => after.get(id) !== email);
+          const drop = db.prepare('DELETE FROM main.api_keys WHERE user_id = ?');
+          for (const [id] of moved) drop.run(id);
+        }
         if (hasTable(db, 'main', 'snippets_fts'))
           db.exec("INSERT INTO main.snippets_fts(snippets_fts) VALUES ('rebuild')");
         finish(db.prepare('PRAGMA main.foreign_key_check').all() as ForeignKeyViolation[]);
@@ -75,6 +83,16 @@ export function replaceDataFrom(
   } finally {
     db.pragma('foreign_keys = ON');
   }
+}
+
+/** Each user's id → lower-cased email (empty when the store has no users table). */
+function usersByEmail(db: Db): Map<number, string> {
+  if (!hasTable(db, 'main', 'users')) return new Map();
+  const rows = db.prepare('SELECT id, lower(email) AS email FROM main.users').all() as {
+    id: number;
+    email: string;
+  }[];
+  return new Map(rows.map((r) => [r.id, r.email]));
 }
 
 /** Ordinary tables of a schema: no SQLite internals, virtual tables or their shadow tables. */

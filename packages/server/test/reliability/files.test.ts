@@ -43,6 +43,9 @@ const WRITTEN_BY_SERVING = new Set([
   'api_keys',
   'store_probe',
   'sqlite_sequence',
+  // The audit trail records the refused calls themselves (each moves the chain's head).
+  'audit_log',
+  'audit_chain',
 ]);
 
 /** The store's rows, one sha256 per table, as manifest entries `db:<table>`. */
