@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   AUTO_BACKUP_RETENTION,
-  BACKUP_REASONS,
   BACKUP_ID_PATTERN,
   MANUAL_BACKUP_RETENTION,
   SAFETY_BACKUP_RETENTION,
@@ -202,7 +201,8 @@ export class BackupService {
         `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
       );
       this.deps.bus.emit('backup.created', { id, reason, size_mb: entry.size_mb });
-      this.prune(keep);
+      // Only its own kind: a restore's safety backup must not push out the operator's manual ones.
+      this.prune(reason, keep);
       return entry;
     } catch (e) {
       fs.rmSync(tmp, { recursive: true, force: true });
@@ -263,18 +263,17 @@ export class BackupService {
   }
 
   /**
-   * Keeps the newest AUTO_BACKUP_RETENTION auto, MANUAL_BACKUP_RETENTION manual and
-   * SAFETY_BACKUP_RETENTION safety backups, and `keep` (the backup a restore is about to read).
+   * Keeps the newest AUTO_BACKUP_RETENTION auto, MANUAL_BACKUP_RETENTION manual or
+   * SAFETY_BACKUP_RETENTION safety backups (those of `reason`), and `keep` (the backup a restore
+   * is about to read).
    */
-  prune(keep?: string): string[] {
+  prune(reason: BackupReason, keep?: string): string[] {
     const all = this.list();
-    const old = BACKUP_REASONS.flatMap((reason) =>
-      all
-        .filter((b) => b.reason === reason)
-        .slice(RETENTION[reason])
-        .map((b) => b.id)
-        .filter((id) => id !== keep),
-    );
+    const old = all
+      .filter((b) => b.reason === reason)
+      .slice(RETENTION[reason])
+      .map((b) => b.id)
+      .filter((id) => id !== keep);
     for (const id of old) fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
     if (old.length) {
       this.deps.log.info(
