@@ -515,7 +515,11 @@ describe('backups', () => {
     spyReconcile.mockRestore();
     // The two backups and the safety backup the restore made first.
     const list = (await s.api('/api/v1/admin/maintenance/backups', { key })).body;
-    expect(list.map((x: { reason: string }) => x.reason).sort()).toEqual(['manual', 'manual', 'safety']);
+    expect(list.map((x: { reason: string }) => x.reason).sort()).toEqual([
+      'manual',
+      'manual',
+      'safety',
+    ]);
   });
 
   it('answers 409 to a restore while jobs are processing', async () => {
