@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
 import { HttpUrl } from './playground.js';
-import { Snippet, SourceInfo, Theme } from './snippets.js';
+import { SECTION_MAX_CHARS, Snippet, SourceInfo, Theme } from './snippets.js';
 
 /**
  * POST /snippets/import: a JSON Lines body (application/x-ndjson), one record a line, streamed
@@ -41,6 +41,8 @@ export const ImportRecord = z.object({
   source_info: z
     .object({ title: SourceInfo.shape.title.optional(), url: HttpUrl.nullish() })
     .nullish(),
+  /** The heading path of the page section (an export writes it); kept as it is. */
+  section: z.string().max(SECTION_MAX_CHARS).nullish(),
   theme: Theme.optional(),
   quality_score: z.number().min(SCORE_BOUNDS.min).max(SCORE_BOUNDS.max).optional(),
   language: z.string().trim().max(10).nullish(),

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
 
+/** A heading path longer than this is cut: it is metadata, not content. */
+export const SECTION_MAX_CHARS = 300;
+
 export const THEMES = ['science', 'technology', 'philosophy', 'general'] as const;
 export const Theme = z.enum(THEMES);
 export type Theme = z.infer<typeof Theme>;
@@ -80,7 +83,7 @@ export const Snippet = z.object({
   source_info: SourceInfo,
   job_id: z.number().int().nullable(),
   /** The heading path of the page section it was cut from ("Pollination › Biotic pollination"). */
-  section: z.string().nullable().optional(),
+  section: z.string().max(SECTION_MAX_CHARS).nullable().optional(),
   metadata: SnippetMetadata,
 });
 export type Snippet = z.infer<typeof Snippet>;

@@ -18,7 +18,8 @@ import path from 'node:path';
 import { KeywordIndex, type StoredBaseSegment } from './keyword-index.js';
 
 export const KEYWORD_FILE = 'keyword.idx';
-export const KEYWORD_FORMAT = 1;
+/** 2: documents are the keyword text (migration 27's view), not the snippet's text alone. */
+export const KEYWORD_FORMAT = 2;
 const MAGIC = Buffer.from('ADAMKWI\n', 'latin1');
 const PREFIX = MAGIC.length + 4 + 32;
 

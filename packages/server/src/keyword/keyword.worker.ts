@@ -115,7 +115,8 @@ function handle(req: KeywordRequest): unknown {
             db.prepare('SELECT COUNT(*) FROM snippets').pluck().get() as number,
           );
           const rows = db
-            .prepare('SELECT id, text FROM snippets ORDER BY id')
+            // The view (migration 27): title and heading path, then the text, as FTS5 indexes.
+            .prepare('SELECT id, text FROM snippets_keyword ORDER BY id')
             .iterate() as Iterable<{ id: number; text: string }>;
           function* counted() {
             let n = 0;

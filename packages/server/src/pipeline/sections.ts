@@ -6,11 +6,13 @@
  * snippet gets the path as its `section` and never spans two sections. Extraction removes the
  * mark from page text, so a page cannot forge one.
  */
+import { SECTION_MAX_CHARS } from '@adam/contracts';
+import { wordCount } from './text.js';
+
 export const SECTION_MARK = '\u001D';
 /** Between the levels of a heading path. */
 export const SECTION_SEPARATOR = ' › ';
-/** A heading path longer than this is cut: it is metadata, not content. */
-export const SECTION_MAX_CHARS = 300;
+export { SECTION_MAX_CHARS };
 
 export interface TextSection {
   /** The heading path, or null for the text before the first heading. */
@@ -45,6 +47,32 @@ export function splitSections(text: string): TextSection[] {
     } else lines.push(line);
   }
   flush();
+  return out;
+}
+
+/**
+ * Sections too short to make a snippet of their own (fewer than `minChars` characters or
+ * `minWords` words) joined to a neighbour, so their words are not lost: to the section before,
+ * whose path the joined text keeps, or, for a short first section, to the one after.
+ */
+export function joinShortSections(
+  sections: readonly TextSection[],
+  minChars: number,
+  minWords: number,
+): TextSection[] {
+  const short = (s: TextSection) => s.text.length < minChars || wordCount(s.text) < minWords;
+  const out: TextSection[] = [];
+  let carried: string | null = null;
+  for (const s of sections) {
+    const text: string = carried === null ? s.text : `${carried}\n\n${s.text}`;
+    carried = null;
+    const prev = out[out.length - 1];
+    if (short(s) && prev) prev.text = `${prev.text}\n\n${text}`;
+    else if (short({ section: s.section, text }) && !prev) carried = text;
+    else out.push({ section: s.section, text });
+  }
+  if (carried !== null)
+    out.push({ section: sections[sections.length - 1]!.section, text: carried });
   return out;
 }
 

@@ -1,7 +1,7 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { type DetectedLanguage, detectLanguage } from './language.js';
 import { checkSegment, checkSnippet, scoreQuality, type QualityResult } from './quality.js';
-import { splitSections, type TextSection } from './sections.js';
+import { joinShortSections, splitSections, type TextSection } from './sections.js';
 import { splitParagraphs, splitSentences } from './sentences.js';
 import {
   countTokens,
@@ -81,7 +81,11 @@ export async function segmentText(
   const opts: Assessing = { ...options, detected: options.detected ?? detectLanguage(text) };
   const { settings } = opts;
   // A snippet never spans two sections: each is cut on its own, overlap included.
-  const sections = splitSections(text);
+  const sections = joinShortSections(
+    splitSections(text),
+    options.settings.segment_min_length,
+    options.settings.segment_min_words,
+  );
   const reasons: string[] = [];
   if (settings.smart_segmentation) {
     try {

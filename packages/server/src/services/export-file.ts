@@ -14,6 +14,7 @@ const CSV_COLUMNS: readonly (readonly [string, (r: Snippet) => unknown])[] = [
   ['indexed_at', (r) => r.indexed_at],
   ['source_title', (r) => r.source_info.title],
   ['source_url', (r) => r.source_info.url],
+  ['section', (r) => r.section ?? null],
 ];
 
 /** Quotes a CSV field; a leading = + - @ is escaped so spreadsheets do not run it as a formula. */

@@ -324,6 +324,7 @@ export class SnippetImporter {
             size_bytes: Buffer.byteLength(s.text, 'utf8'),
             source_title: src.title,
             source_url: src.url,
+            section: s.section,
             metadata: JSON.stringify({
               ...r.metadata,
               segmentation_method: analysis.method,
@@ -355,6 +356,7 @@ export class SnippetImporter {
         size_bytes: Buffer.byteLength(r.text, 'utf8'),
         source_title: src.title,
         source_url: src.url,
+        section: r.section ?? null,
         metadata: '',
         embedding: reuse ? vectorToBlob(Float32Array.from(r.embedding!)) : null,
         embedder_id: reuse ? engine.id : null,

@@ -26,12 +26,13 @@ export class ImportStagingRepository {
     const insert = prepared(
       this.db,
       `INSERT INTO import_staging (job_id, text, text_hash, theme, quality_score, language, word_count,
-         size_bytes, source_title, source_url, metadata, embedding, embedder_id, vector_origin)
+         size_bytes, source_title, source_url, section, metadata, embedding, embedder_id, vector_origin)
        VALUES (@job_id, @text, @text_hash, @theme, @quality_score, @language, @word_count,
-         @size_bytes, @source_title, @source_url, @metadata, @embedding, @embedder_id, @vector_origin)`,
+         @size_bytes, @source_title, @source_url, @section, @metadata, @embedding, @embedder_id,
+         @vector_origin)`,
     );
     this.db.transaction(() => {
-      for (const r of rows) insert.run({ ...r, job_id: jobId });
+      for (const r of rows) insert.run({ ...r, section: r.section ?? null, job_id: jobId });
     })();
   }
 
@@ -40,7 +41,7 @@ export class ImportStagingRepository {
     return prepared(
       this.db,
       `SELECT id, text, text_hash, theme, quality_score, language, word_count, size_bytes,
-         source_title, source_url, metadata, embedding, embedder_id, vector_origin
+         source_title, source_url, section, metadata, embedding, embedder_id, vector_origin
        FROM import_staging WHERE job_id = ? AND id > ? AND snippet_id IS NULL ORDER BY id LIMIT ?`,
     ).all(jobId, after, limit) as StagedRow[];
   }

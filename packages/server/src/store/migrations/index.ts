@@ -618,4 +618,60 @@ CREATE TRIGGER sources_segmentation_ai AFTER INSERT ON sources BEGIN
 END;
 `,
   },
+  {
+    id: 27,
+    name: 'keyword_text_with_headings',
+    // What keyword search matches: the page's title and the snippet's heading path before its
+    // text. Headings left the text with segmentation 3 (migration 26), and a title was never in
+    // it: "honey" found none of a "Honey bee" page's snippets. The view is the one definition;
+    // FTS5 reads it as its content and the triggers index the same expression, old and new. The
+    // keyword engine (format 2) builds from the view and its change log carries this text.
+    sql: `
+DROP TRIGGER IF EXISTS snippets_ai;
+DROP TRIGGER IF EXISTS snippets_ad;
+DROP TRIGGER IF EXISTS snippets_au;
+DROP TRIGGER IF EXISTS snippets_keyword_ai;
+DROP TRIGGER IF EXISTS snippets_keyword_ad;
+DROP TRIGGER IF EXISTS snippets_keyword_au;
+DROP TABLE IF EXISTS snippets_fts;
+CREATE VIEW snippets_keyword AS
+  SELECT id, COALESCE(source_title || char(10), '') || COALESCE(section || char(10), '') || text AS text
+  FROM snippets;
+CREATE VIRTUAL TABLE snippets_fts USING fts5(text, content='snippets_keyword', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+INSERT INTO snippets_fts(snippets_fts) VALUES ('rebuild');
+CREATE TRIGGER snippets_ai AFTER INSERT ON snippets BEGIN
+  INSERT INTO snippets_fts(rowid, text) VALUES (new.id,
+    COALESCE(new.source_title || char(10), '') || COALESCE(new.section || char(10), '') || new.text);
+END;
+CREATE TRIGGER snippets_ad AFTER DELETE ON snippets BEGIN
+  INSERT INTO snippets_fts(snippets_fts, rowid, text) VALUES ('delete', old.id,
+    COALESCE(old.source_title || char(10), '') || COALESCE(old.section || char(10), '') || old.text);
+END;
+CREATE TRIGGER snippets_au AFTER UPDATE OF text, section, source_title ON snippets BEGIN
+  INSERT INTO snippets_fts(snippets_fts, rowid, text) VALUES ('delete', old.id,
+    COALESCE(old.source_title || char(10), '') || COALESCE(old.section || char(10), '') || old.text);
+  INSERT INTO snippets_fts(rowid, text) VALUES (new.id,
+    COALESCE(new.source_title || char(10), '') || COALESCE(new.section || char(10), '') || new.text);
+END;
+CREATE TRIGGER snippets_keyword_ai AFTER INSERT ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (new.id, NULL,
+    COALESCE(new.source_title || char(10), '') || COALESCE(new.section || char(10), '') || new.text);
+END;
+CREATE TRIGGER snippets_keyword_ad AFTER DELETE ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (old.id,
+    COALESCE(old.source_title || char(10), '') || COALESCE(old.section || char(10), '') || old.text, NULL);
+END;
+CREATE TRIGGER snippets_keyword_au AFTER UPDATE OF text, section, source_title ON snippets BEGIN
+  INSERT INTO keyword_changes (snippet_id, old_text, new_text) VALUES (new.id,
+    COALESCE(old.source_title || char(10), '') || COALESCE(old.section || char(10), '') || old.text,
+    COALESCE(new.source_title || char(10), '') || COALESCE(new.section || char(10), '') || new.text);
+END;
+`,
+  },
+  {
+    id: 28,
+    name: 'import_staging_section',
+    // An import keeps a snippet's section (exports write it since migration 26).
+    sql: `ALTER TABLE import_staging ADD COLUMN section TEXT;`,
+  },
 ];
