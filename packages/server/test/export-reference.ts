@@ -17,6 +17,7 @@ export function wholeFile(rows: Snippet[], format: ExportFormat, exportedAt: str
     'indexed_at',
     'source_title',
     'source_url',
+    'section',
   ];
   const field = (v: unknown) => {
     let s = v === null || v === undefined ? '' : String(v);

@@ -150,11 +150,11 @@ describe('export of more than 100,000 rows', () => {
     const { count, first, last } = await lines(res);
     expect(count).toBe(ROWS + 1);
     expect(first).toBe(
-      'id,text,theme,quality_score,language,word_count,created_at,indexed_at,source_title,source_url\r',
+      'id,text,theme,quality_score,language,word_count,created_at,indexed_at,source_title,source_url,section\r',
     );
     // ROWS % 3 !== 0: a row without a source.
     expect(last).toBe(
-      `${ROWS},"Row ${ROWS}, with a ""quoted"" word",science,0.5,en,5,2026-11-26T10:00:00.000Z,,,\r`,
+      `${ROWS},"Row ${ROWS}, with a ""quoted"" word",science,0.5,en,5,2026-11-26T10:00:00.000Z,,,,\r`,
     );
   }, 120_000);
 });

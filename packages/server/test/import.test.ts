@@ -27,6 +27,7 @@ interface Row {
   language: string | null;
   source_title: string | null;
   source_url: string | null;
+  section: string | null;
   metadata: string;
   embedding: Buffer | null;
   embedder_id: string | null;
@@ -37,7 +38,7 @@ function rows(s: TestServer): Row[] {
   return s.adam.db
     .prepare(
       `SELECT s.text, s.theme, s.quality_score, s.language, s.source_title, s.source_url,
-              s.metadata, e.embedding, e.embedder_id, s.index_pending
+              s.section, s.metadata, e.embedding, e.embedder_id, s.index_pending
        FROM snippets s LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id ORDER BY s.text`,
     )
     .all() as Row[];
@@ -95,6 +96,8 @@ beforeAll(async () => {
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
+  // A heading path on some rows (a page's sections): the round trip must keep it.
+  a.adam.db.prepare("UPDATE snippets SET section = 'History › Early years' WHERE id % 2 = 0").run();
   const res = await fetch(`${a.url}/api/v1/snippets/export`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': keyA },
@@ -148,6 +151,7 @@ describe('round trip into a fresh ADAM', () => {
   it('gives the same snippets: texts, sources, themes, quality, language, metadata', () => {
     const strip = ({ embedding: _e, index_pending: _p, ...r }: Row) => r;
     expect(rows(b).map(strip)).toEqual(rows(a).map(strip));
+    expect(rows(b).filter((r) => r.section === 'History › Early years').length).toBeGreaterThan(0);
     expect(result).toMatchObject({ records: count(a), imported: count(a), duplicates: 0 });
   });
 

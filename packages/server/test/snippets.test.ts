@@ -479,7 +479,7 @@ describe('export', () => {
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const rows = (csv.body as string).trim().split('\r\n');
     expect(rows[0]).toBe(
-      'id,text,theme,quality_score,language,word_count,created_at,indexed_at,source_title,source_url',
+      'id,text,theme,quality_score,language,word_count,created_at,indexed_at,source_title,source_url,section',
     );
     expect(rows).toHaveLength(chosen.length + 1);
     expect(rows[1]).toMatch(new RegExp(`^${chosen[0]},"?`));

@@ -44,7 +44,9 @@ export async function openRelevanceStore(
       language: null,
       word_count: d.text.split(/\s+/).length,
       size_bytes: Buffer.byteLength(d.text, 'utf8'),
-      source_title: d.id,
+      // No title: keyword search matches a title (migration 27), and a set's document ids name
+      // their topics; the sets measure the text.
+      source_title: null,
       source_url: null,
       job_id: null,
       metadata: '{}',
