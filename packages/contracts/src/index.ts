@@ -20,3 +20,4 @@ export * from './imports.js';
 export * from './syncs.js';
 export * from './crawls.js';
 export * from './documents.js';
+export * from './evaluation.js';

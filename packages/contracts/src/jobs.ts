@@ -19,6 +19,7 @@ export const JOB_TYPES = [
   'import_snippets',
   'crawl_site',
   'sync_crawl',
+  'evaluation_run',
 ] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
@@ -102,6 +103,102 @@ export const JobListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000, 'must be at most 1000').default(200),
 });
 export type JobListQuery = z.input<typeof JobListQuery>;
+
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+/** A day (taken as 00:00 UTC) or an instant with its offset; answered as an ISO instant. */
+const instant = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    message: 'must be a date (YYYY-MM-DD) or an ISO date-time',
+  })
+  .transform((v) => new Date(v.length === 10 ? `${v}T00:00:00Z` : v).toISOString());
+/** Search text over a job's URLs and title: bounded, it is matched by a scan. */
+export const JOB_SEARCH_MAX = 200;
+/**
+ * A job list tab (GET /sources/jobs, /active, /queue, /history), paged by keyset: newest first
+ * on (created_at, id); `cursor` is the previous page's next_cursor. Without the new parameters
+ * it answers what it always did (the newest `limit` jobs).
+ */
+export const JobHistoryQuery = JobListQuery.extend({
+  cursor: z.preprocess(blankToUndefined, z.string().max(200).optional()),
+  type: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .max(64)
+      .regex(/^[a-z_]+$/, 'must be a job type')
+      .optional(),
+  ),
+  created_from: z.preprocess(blankToUndefined, instant.optional()),
+  created_to: z.preprocess(blankToUndefined, instant.optional()),
+  q: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .trim()
+      .max(JOB_SEARCH_MAX, `must be at most ${JOB_SEARCH_MAX} characters`)
+      .optional(),
+  ),
+});
+export type JobHistoryQuery = z.input<typeof JobHistoryQuery>;
+/** Past this many matches a filtered total is not counted further (total_exact false). */
+export const JOB_COUNT_CAP = 10_000;
+export const JobPage = JobList.extend({
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  next_cursor: z.string().nullable(),
+  /** False when `total` stopped at JOB_COUNT_CAP: there are more. */
+  total_exact: z.boolean(),
+});
+export type JobPage = z.infer<typeof JobPage>;
+
+export const URL_OUTCOME_STATUSES = ['ok', 'failed', 'skipped', 'pending'] as const;
+export const UrlOutcomeStatus = z.enum(URL_OUTCOME_STATUSES);
+export type UrlOutcomeStatus = z.infer<typeof UrlOutcomeStatus>;
+/** What became of one of a job's URLs (or files), as far as the job recorded it. */
+export const UrlOutcome = z.object({
+  url: z.string(),
+  status: UrlOutcomeStatus,
+  /** Why it failed or was skipped; a warning for an ok URL that made no snippet. */
+  reason: z.string().nullable(),
+  /** Snippets of this URL still stored with this job's id. */
+  snippets: z.number().int(),
+  /** Not recorded per URL by the jobs yet: null. */
+  bytes: z.number().int().nullable(),
+  duration_ms: z.number().nullable(),
+  /** When it failed (from the job's errors); null otherwise. */
+  at: z.string().nullable(),
+});
+export type UrlOutcome = z.infer<typeof UrlOutcome>;
+/** URL outcomes in one detail answer; past it, `url_outcomes_left_out` says how many. */
+export const MAX_URL_OUTCOMES = 500;
+export const JobDetail = z.object({
+  job: Job,
+  /** Who or what queued it, when recorded: a relaunch, a schedule, a user. */
+  queued_by: z.string().nullable(),
+  /** completed_at, failed_at or cancelled_at, whichever ended it. */
+  ended_at: z.string().nullable(),
+  durations: z.object({
+    /** created → started (or → now while pending). */
+    queued_ms: z.number().nullable(),
+    /** started → ended (or → now while processing). */
+    run_ms: z.number().nullable(),
+    /** created → ended (or → now). */
+    total_ms: z.number(),
+  }),
+  /** The result the job recorded (metadata.result), if any. */
+  result: z.record(z.string(), z.unknown()).nullable(),
+  url_outcomes: z.array(UrlOutcome),
+  url_counts: z.object({
+    total: z.number().int(),
+    ok: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    pending: z.number().int(),
+  }),
+  url_outcomes_left_out: z.number().int(),
+  /** Snippets stored with this job's id now (the snippets listing filters by job_id). */
+  snippets_count: z.number().int(),
+});
+export type JobDetail = z.infer<typeof JobDetail>;
 export const RelaunchQuery = z.object({ priority: JobPriority.default('normal') });
 export type RelaunchQuery = z.input<typeof RelaunchQuery>;
 export const JobErrors = z.object({

@@ -18,6 +18,7 @@ import { authRoutes } from './http/auth.routes.js';
 import { userRoutes } from './http/user.routes.js';
 import { auditRoutes, registerAuditTrail } from './http/audit.routes.js';
 import { AuditService } from './services/audit.service.js';
+import { hashApiKey } from './services/auth.service.js';
 import { AuditRepository } from './store/audit.repository.js';
 import { UserAdminService } from './services/user-admin.service.js';
 import { apiKeyRoutes } from './http/api-key.routes.js';
@@ -73,6 +74,9 @@ import { syncRoutes } from './http/sync.routes.js';
 import { ImportService } from './services/import.service.js';
 import { importerFor } from './services/import-file.js';
 import { importRoutes } from './http/import.routes.js';
+import { evaluationRoutes } from './http/evaluation.routes.js';
+import { EvaluationService } from './services/evaluation.service.js';
+import { EvaluationRepository } from './store/evaluation.repository.js';
 import { MAX_IMPORT_BYTES } from '@adam/contracts';
 import { WorkerService } from './services/worker.service.js';
 import { ActivityRepository } from './store/activity.repository.js';
@@ -128,6 +132,7 @@ export interface Adam {
     sourceSyncs: SourceSyncService;
     crawlSyncs: CrawlSyncService;
     syncScheduler: SyncScheduler;
+    evaluations: EvaluationService;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -191,6 +196,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     embeddingSwitch?: EmbeddingSwitchService;
     sourceSyncs?: SourceSyncService;
     crawlSyncs?: CrawlSyncService;
+    evaluations?: EvaluationService;
   } = {};
   const crawlSyncsOf = () => {
     if (!built.crawlSyncs) throw new Error('the crawl syncs are not built yet');
@@ -258,6 +264,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           state: (crawlId, jobId) => crawlSyncsOf().state(crawlId, jobId),
           record: (crawlId, r, job, language) => crawlSyncsOf().record(crawlId, r, job, language),
           progressDue: (jobId) => crawlSyncsOf().progressDue(jobId),
+        },
+        evaluations: {
+          execute: (runId, control) => {
+            if (!built.evaluations) throw new Error('the evaluations are not built yet');
+            return built.evaluations.execute(runId, control);
+          },
         },
       },
       settings: () => settings.get('processing'),
@@ -333,6 +345,32 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxBytes: opts.importMaxBytes ?? MAX_IMPORT_BYTES,
     log,
   });
+  const evaluations = new EvaluationService({
+    repo: new EvaluationRepository(db),
+    search: (req) => snippets.search(req),
+    queueRun: (runId) =>
+      jobs.create({ type: 'evaluation_run', input: { run_id: runId }, metadata: { run_id: runId } })
+        .id,
+    importLines: (body) => imports.receive(body, { dryRun: false }),
+    state: () => {
+      const processing = settings.get('processing');
+      return {
+        embedder: engine.id,
+        index: {
+          type: index.indexType,
+          storage: processing.index_storage,
+          dimension: index.dimension,
+        },
+        fusion: { vector_weight: processing.search_vector_weight },
+        snippet_count: repos.snippets.count(),
+      };
+    },
+    jobStatus: (jobId) => repos.jobs.findById(jobId)?.status ?? null,
+    log,
+    now: opts.now,
+    transaction: (fn) => db.transaction(fn)(),
+  });
+  built.evaluations = evaluations;
   const embeddingSwitch = new EmbeddingSwitchService({
     engine,
     index,
@@ -392,6 +430,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const housekeeping = new HousekeepingService({
     audit,
     auditRetentionDays: () => settings.get('security').audit_retention_days,
+    backups,
     logs: repos.logs,
     keys: repos.keys,
     refreshGraceSeconds: config.refreshGraceSeconds,
@@ -419,7 +458,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     async (api) => {
       registerAuthGuard(api, auth);
       registerRestoreGate(api, backups);
-      registerAuditTrail(api, { audit, settings });
+      registerAuditTrail(api, {
+        audit,
+        settings,
+        sessionOf: (secret) => repos.keys.findByHash(hashApiKey(secret)),
+      });
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
       await api.register(
         userRoutes(
@@ -444,6 +487,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(ruleRoutes(rules));
       await api.register(snippetRoutes(snippets, index));
       await api.register(importRoutes(imports));
+      await api.register(evaluationRoutes(evaluations));
       await api.register(uploadRoutes(uploads));
       await api.register(playgroundRoutes(playground));
       await api.register(backupRoutes(backups));
@@ -538,6 +582,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     metrics.stop();
     await databaseMetrics.close();
     await reconciled;
+    // The refused calls it still holds as a count are written while the database is open.
+    audit.close();
     await core.close();
   });
 
@@ -565,6 +611,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       sourceSyncs,
       crawlSyncs,
       syncScheduler,
+      evaluations,
     },
     reconciled,
     queueStarted,

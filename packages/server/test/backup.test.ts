@@ -239,6 +239,12 @@ describe('backups', () => {
       ALTER TABLE sources DROP COLUMN missing_count; ALTER TABLE sources DROP COLUMN sync_job_id;
       DROP TRIGGER sources_segmentation_ai; ALTER TABLE sources DROP COLUMN segmentation;
       DROP TABLE source_syncs; DROP TABLE crawl_syncs;
+      DROP TRIGGER snippets_ai; DROP TRIGGER snippets_ad; DROP TRIGGER snippets_au;
+      DROP TABLE snippets_fts; DROP VIEW snippets_keyword;
+      ALTER TABLE import_staging DROP COLUMN section;
+      DROP TABLE eval_run_results; DROP TABLE eval_runs; DROP TABLE eval_judgments;
+      DROP TABLE eval_queries; DROP TABLE eval_set_versions; DROP TABLE eval_sets;
+      DROP INDEX snippets_source_title;
       ALTER TABLE snippets DROP COLUMN section;
       DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
       DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;

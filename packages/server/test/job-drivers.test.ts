@@ -159,6 +159,27 @@ const SCENARIOS: Record<JobType, Scenario> = {
       input: { space: { id: 'onnx:tiny/embedder@main', dimension: 64, dir: tinyModelDir } },
     }),
   },
+  // Last: a two-query set scored in the three modes over what the jobs above stored; the honey
+  // bee page is judged by its URL (a source-level judgment).
+  evaluation_run: {
+    job: () => ({ input: {} }),
+    start: (s) => {
+      const { evaluations } = s.adam.services;
+      const set = evaluations.createSet({
+        name: 'drivers',
+        description: '',
+        queries: [
+          {
+            text: 'honey bees pollinate flowers',
+            judgments: [{ source_url: `${site.url}/articles/honeybees`, grade: 3 }],
+          },
+          { text: 'glacier ice moraines', judgments: [{ source_title: 'Glaciers', grade: 2 }] },
+        ],
+      });
+      return evaluations.startRun({ set_id: set.id, modes: ['keyword', 'vector', 'hybrid'] })
+        .job_id!;
+    },
+  },
 };
 
 let tinyModelDir = '';
@@ -212,7 +233,14 @@ function stored(s: TestServer, jobIds: number[]) {
       "SELECT name, status, dimension, local_path, disk_bytes, installed_version FROM models WHERE repo = 'tiny/embedder'",
     )
     .all();
-  return { jobs, snippets, sources, models, vectors: s.adam.services.index.size };
+  // The last evaluation run: its per-query results (not its latencies, which differ per run).
+  const run = s.adam.services.evaluations.listRuns().runs[0];
+  const evaluation = run && {
+    status: run.status,
+    summary: run.summary.map((m) => ({ ...m, latency_p50_ms: 0, latency_p95_ms: 0 })),
+    results: s.adam.services.evaluations.results(run.id).results.length,
+  };
+  return { jobs, snippets, sources, models, vectors: s.adam.services.index.size, evaluation };
 }
 
 async function runAll(s: TestServer, site: FixtureSite) {
@@ -282,6 +310,9 @@ it('runs every registered job type on the embedded queue and stores its work', (
   expect(document.stats.segments_created).toBeGreaterThan(0);
   const install = embedded.jobs.find((j) => j.type === 'install_model')!;
   expect(install.result).toMatchObject({ repo: 'tiny/embedder', revision: 'main', files: 5 });
+  const evaluation = embedded.jobs.find((j) => j.type === 'evaluation_run')!;
+  expect(evaluation.result).toMatchObject({ queries: 2, modes: ['keyword', 'vector', 'hybrid'] });
+  expect(embedded.evaluation).toMatchObject({ status: 'completed', results: 6 });
   expect(embedded.models).toEqual([
     expect.objectContaining({
       status: 'installed',

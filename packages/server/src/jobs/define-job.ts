@@ -13,6 +13,7 @@ import type { DocumentProcessor } from '../documents/document-processor.js';
 import type { SourceSyncRecorder } from './sync-sources.job.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import type { SnippetImporter } from '../services/snippet-importer.js';
+import type { RunControl, RunEnd } from '../services/evaluation.service.js';
 
 /** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
 export interface JobContext {
@@ -76,6 +77,8 @@ export interface RecordDeps {
   syncs?: SourceSyncRecorder;
   /** Applies a crawl's sync results (sync_crawl); absent in unit fakes. */
   crawlSyncs?: CrawlSyncRecorder;
+  /** Scores evaluation runs through the live search (evaluation_run); absent in unit fakes. */
+  evaluations?: { execute(runId: number, control: RunControl): Promise<RunEnd> };
 }
 
 /** The working half's view of its job, the same in the server and in an `adam worker`. */

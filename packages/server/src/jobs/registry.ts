@@ -1,6 +1,7 @@
 import type { JobType } from '@adam/contracts';
 import type { AnyJobDefinition } from './define-job.js';
 import { crawlSiteJob } from './crawl-site.job.js';
+import { evaluationRunJob } from './evaluation-run.job.js';
 import { importSnippetsJob } from './import-snippets.job.js';
 import { installModelJob } from './install-model.job.js';
 import { processDocumentsJob } from './process-documents.job.js';
@@ -25,6 +26,8 @@ export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
   process_documents: processDocumentsJob,
   // After crawl_site: job-drivers.test.ts syncs the crawl it ran.
   sync_crawl: syncCrawlJob,
+  // Last: it searches what the jobs before it stored.
+  evaluation_run: evaluationRunJob,
 };
 
 const ALL_TYPES = Object.keys(JOB_REGISTRY) as JobType[];

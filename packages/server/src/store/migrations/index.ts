@@ -674,4 +674,76 @@ END;
     // An import keeps a snippet's section (exports write it since migration 26).
     sql: `ALTER TABLE import_staging ADD COLUMN section TEXT;`,
   },
+  {
+    id: 30,
+    name: 'evaluation_sets_runs',
+    // Retrieval-quality evaluation (issue 27). A version is immutable: an edit copies the
+    // latest's queries into a new one, so a run always points at exactly what it scored. A
+    // query's key stays the same across versions, which is what two runs are compared on.
+    sql: `
+CREATE TABLE eval_sets (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  latest_version_id INTEGER,
+  next_query_key INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE eval_set_versions (
+  id INTEGER PRIMARY KEY,
+  set_id INTEGER NOT NULL REFERENCES eval_sets(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  change TEXT NOT NULL,
+  query_count INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  UNIQUE (set_id, number)
+);
+CREATE TABLE eval_queries (
+  id INTEGER PRIMARY KEY,
+  version_id INTEGER NOT NULL REFERENCES eval_set_versions(id) ON DELETE CASCADE,
+  query_key INTEGER NOT NULL,
+  position INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  filters TEXT,
+  UNIQUE (version_id, query_key)
+);
+CREATE TABLE eval_judgments (
+  query_id INTEGER NOT NULL REFERENCES eval_queries(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL CHECK (kind IN ('snippet', 'source', 'source_url', 'source_title')),
+  ref TEXT NOT NULL,
+  grade INTEGER NOT NULL CHECK (grade BETWEEN 0 AND 3),
+  PRIMARY KEY (query_id, kind, ref)
+) WITHOUT ROWID;
+CREATE TABLE eval_runs (
+  id INTEGER PRIMARY KEY,
+  set_id INTEGER NOT NULL REFERENCES eval_sets(id) ON DELETE CASCADE,
+  version_id INTEGER NOT NULL REFERENCES eval_set_versions(id) ON DELETE CASCADE,
+  modes TEXT NOT NULL,
+  status TEXT NOT NULL,
+  job_id INTEGER,
+  state TEXT,
+  summary TEXT NOT NULL DEFAULT '[]',
+  error TEXT,
+  created_at TEXT NOT NULL,
+  started_at TEXT,
+  ended_at TEXT
+);
+CREATE INDEX eval_runs_set ON eval_runs(set_id, id);
+CREATE TABLE eval_run_results (
+  run_id INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+  query_key INTEGER NOT NULL,
+  mode TEXT NOT NULL,
+  ranked TEXT NOT NULL,
+  ndcg_10 REAL NOT NULL,
+  recall_10 REAL NOT NULL,
+  recall_100 REAL NOT NULL,
+  mrr REAL NOT NULL,
+  latency_ms REAL NOT NULL,
+  PRIMARY KEY (run_id, mode, query_key)
+) WITHOUT ROWID;
+-- A source-level judgment by title counts every snippet of that title.
+CREATE INDEX snippets_source_title ON snippets(source_title);
+`,
+  },
 ];
