@@ -7,6 +7,7 @@ import { DataDirBusy, DataDirNotWritable, lockDataDir } from './lib/data-dir-loc
 import { AppError } from './lib/errors.js';
 import { startRedisWorker } from './jobs/redis-worker.js';
 import { importFileHere } from './services/import-file.js';
+import { parseUserCommand, runUserCommand, UsageError } from './cli-users.js';
 import { AuditService } from './services/audit.service.js';
 import { AuditRepository } from './store/audit.repository.js';
 import { configOrExit, serve } from './main.js';
@@ -22,10 +23,21 @@ Commands:
                 data as it is (asks first; --yes does not)
   reindex       re-embed every snippet with the active embedder and rebuild the index
   import FILE   import a JSON Lines file (an export, or {text, title, url, ...} a line)
+  users         list the users: id, email, role, status, last login
+  user create EMAIL --role ROLE [--name NAME]
+                add a user (ROLE: administrator, operator or viewer) and print a one-time
+                password they must change at their first login
+  user reset-password EMAIL
+                print a new one-time password for the user and end their sessions and API keys
+  user set-role EMAIL ROLE
+  user disable EMAIL    end the user's sessions and API keys; they cannot log in
+  user enable EMAIL
   help          show this text
 
 backup, restore, reindex and import work on the data directory directly: they refuse while a
-server uses it (stop the server, or use the console's Maintenance screen while it runs).
+server uses it (stop the server, or use the console's Maintenance screen while it runs). The
+user commands work while a server runs, with the console's rules: the last active administrator
+cannot be disabled or demoted.
 Settings come from the environment (ADAM_DATA_DIR, PORT, ...) and the repository's .env, read
 as \`npm start\` reads it (a variable set in the environment wins): see the README.`;
 
@@ -224,6 +236,19 @@ switch (command) {
       );
     }, 'import');
     break;
+  case 'users':
+  case 'user': {
+    let cmd;
+    try {
+      cmd = parseUserCommand(command, args);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      console.error(`${e.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    await maintenance(async (_services, _config, core) => runUserCommand(core, cmd));
+    break;
+  }
   case 'help':
   case '--help':
   case '-h':

@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditService } from '../src/services/audit.service.js';
-import { AuditRepository } from '../src/store/audit.repository.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  AuditService,
+  REFUSED_PER_ADDRESS_PER_MINUTE,
+  REFUSED_PER_MINUTE,
+} from '../src/services/audit.service.js';
+import { AuditRepository, type AuditRecord } from '../src/store/audit.repository.js';
+import { openDatabase, type Db } from '../src/store/db.js';
 import { linkSharedModel, startServer, tempDir, type TestServer } from './helpers.js';
 import { createRoleUser, type RoleUser } from './role-users.js';
 
@@ -76,6 +81,23 @@ describe('audit trail', () => {
       user_id: null,
     });
     expect(JSON.stringify(page.entries[0])).not.toContain('hunter2');
+  });
+
+  it('records a successful login with the user id and the session it opened', async () => {
+    const key = await s.login(viewer.email, viewer.password);
+    const me = await s.api('/api/v1/auth/sessions', { key });
+    const current = me.body.items.find((x: { current: boolean }) => x.current);
+    const page = await search(
+      `user=${viewer.id}&outcome=ok&action=${encodeURIComponent('POST /auth/login')}`,
+    );
+    expect(page.entries[0]).toMatchObject({
+      user_id: viewer.id,
+      user_email: viewer.email,
+      key_id: current.id,
+      key_kind: 'session',
+      status: 200,
+      detail: null,
+    });
   });
 
   it('records a refused call (403) naming who, and does not record reads', async () => {
@@ -266,4 +288,90 @@ describe('the command line', () => {
       db.close();
     }
   }, 60_000);
+});
+
+describe('refused calls past the flood bound', () => {
+  let db: Db;
+  const refused = (address: string): AuditRecord => ({
+    user_id: null,
+    user_email: null,
+    key_id: null,
+    key_kind: null,
+    action: 'GET /admin/users',
+    target: null,
+    address,
+    status: 401,
+    outcome: 'refused',
+    detail: null,
+  });
+  const summaries = () =>
+    (
+      db
+        .prepare(
+          "SELECT address, detail FROM audit_log WHERE action = 'refused calls (summarised)'",
+        )
+        .all() as { address: string; detail: string }[]
+    ).map((r) => ({ address: r.address, ...JSON.parse(r.detail) }));
+  const rows = () => db.prepare('SELECT COUNT(*) FROM audit_log').pluck().get() as number;
+
+  beforeAll(() => {
+    db = openDatabase(tempDir());
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    db.prepare('DELETE FROM audit_log').run();
+  });
+  afterAll(() => db.close());
+
+  it("writes the last minute's summary at the minute's end with no later refused call", () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-27T10:00:10Z'));
+    const audit = new AuditService({ audit: new AuditRepository(db), log: s.adam.log });
+    for (let i = 0; i < REFUSED_PER_ADDRESS_PER_MINUTE + 5; i++) audit.record(refused('10.0.0.9'));
+    expect(rows()).toBe(REFUSED_PER_ADDRESS_PER_MINUTE);
+
+    vi.advanceTimersByTime(49_000);
+    expect(summaries()).toEqual([]);
+    vi.advanceTimersByTime(1_001);
+    expect(summaries()).toEqual([
+      { address: '10.0.0.9', suppressed: 5, minute_of: '2026-11-27T10:00:00.000Z' },
+    ]);
+    // Written once: the next minute's refused call finds nothing left to summarise.
+    audit.record(refused('10.0.0.9'));
+    vi.advanceTimersByTime(120_000);
+    expect(summaries()).toHaveLength(1);
+    expect(rows()).toBe(REFUSED_PER_ADDRESS_PER_MINUTE + 2);
+    audit.close();
+  });
+
+  it("leaves it to the next minute's refused call when one comes first, written once", () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-27T10:00:59.900Z'));
+    const audit = new AuditService({ audit: new AuditRepository(db), log: s.adam.log });
+    for (let i = 0; i < REFUSED_PER_ADDRESS_PER_MINUTE + 2; i++) audit.record(refused('10.0.0.7'));
+    // The clock passes the minute before the timer runs (a busy event loop).
+    vi.setSystemTime(new Date('2026-11-27T10:01:00.500Z'));
+    audit.record(refused('10.0.0.7'));
+    vi.advanceTimersByTime(180_000);
+    expect(summaries()).toEqual([
+      { address: '10.0.0.7', suppressed: 2, minute_of: '2026-11-27T10:00:00.000Z' },
+    ]);
+    audit.close();
+  });
+
+  it('counts past the global bound and writes what it holds at close', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(new Date('2026-11-27T10:00:05Z'));
+    const audit = new AuditService({ audit: new AuditRepository(db), log: s.adam.log });
+    for (let i = 0; i < REFUSED_PER_MINUTE + 3; i++)
+      audit.record(refused(`10.1.${i >> 8}.${i & 255}`));
+    expect(rows()).toBe(REFUSED_PER_MINUTE);
+    // Shutdown within the minute: the count is not lost with the process.
+    audit.close();
+    expect(summaries()).toEqual([
+      { address: '*', suppressed: 3, minute_of: '2026-11-27T10:00:00.000Z' },
+    ]);
+    vi.advanceTimersByTime(120_000);
+    expect(summaries()).toHaveLength(1);
+  });
 });

@@ -30,6 +30,8 @@ const READS = new Set([
   'POST /auth/ws-ticket',
   'POST /auth/refresh',
 ]);
+/** Reads recorded like changes: a backup's download carries the whole store out. */
+const AUDITED_READS = new Set(['GET /admin/maintenance/backups/:id/download']);
 const LOGIN = 'POST /auth/login';
 const SETTINGS_SAVE = 'PUT /admin/settings/:section';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -43,10 +45,16 @@ const MAX_DETAIL_BYTES = 4096;
  */
 export function registerAuditTrail(
   api: FastifyInstance,
-  deps: { audit: AuditService; settings: SettingsService },
+  deps: {
+    audit: AuditService;
+    settings: SettingsService;
+    /** The session a login's answer holds: a successful login is recorded as its user. */
+    sessionOf?: (secret: string) => { id: number; user_id: number } | undefined;
+  },
 ): void {
   const settingsBefore = new WeakMap<FastifyRequest, Record<string, unknown>>();
   const errorDetail = new WeakMap<FastifyRequest, string>();
+  const loggedIn = new WeakMap<FastifyRequest, { user_id: number; key_id: number }>();
 
   api.addHook('preHandler', async (req) => {
     if (routeId(req) !== SETTINGS_SAVE) return;
@@ -57,6 +65,21 @@ export function registerAuditTrail(
   });
 
   api.addHook('onSend', async (req, reply, payload) => {
+    if (
+      reply.statusCode === 200 &&
+      deps.sessionOf &&
+      typeof payload === 'string' &&
+      routeId(req) === LOGIN
+    ) {
+      // Read back from the answer: the login route is public, so no req.auth names the user.
+      try {
+        const secret = (JSON.parse(payload) as { api_key?: unknown }).api_key;
+        const session = typeof secret === 'string' ? deps.sessionOf(secret) : undefined;
+        if (session) loggedIn.set(req, { user_id: session.user_id, key_id: session.id });
+      } catch {
+        // not JSON: recorded with the email tried only
+      }
+    }
     if (
       reply.statusCode >= 400 &&
       typeof payload === 'string' &&
@@ -76,7 +99,8 @@ export function registerAuditTrail(
     const status = reply.statusCode;
     const outcome = outcomeOf(status);
     const action = routeId(req);
-    const isRead = READ_METHODS.has(req.method) || READS.has(action);
+    const isRead =
+      (READ_METHODS.has(req.method) || READS.has(action)) && !AUDITED_READS.has(action);
     if (isRead && outcome !== 'refused') return;
 
     const detail: Record<string, unknown> = {};
@@ -89,14 +113,19 @@ export function registerAuditTrail(
       detail.changes = changedFields(before, after);
     }
     const auth = req.auth;
-    // A login has no key yet: the address tried is who (never the password).
+    // A login has no key yet: the address tried is who (never the password); a successful one
+    // also names the user and the session it opened.
     const triedEmail =
       action === LOGIN ? String((req.body as { email?: unknown } | null)?.email ?? '') : null;
+    const login = loggedIn.get(req);
+    if (action === LOGIN && outcome === 'ok' && deps.sessionOf && !login) {
+      detail.step = '2FA code asked';
+    }
     deps.audit.record({
-      user_id: auth?.user.id ?? null,
+      user_id: auth?.user.id ?? login?.user_id ?? null,
       user_email: auth?.user.email ?? (triedEmail ? triedEmail.slice(0, 320) : null),
-      key_id: auth?.key.id ?? null,
-      key_kind: auth ? keyKind(auth.key) : null,
+      key_id: auth?.key.id ?? login?.key_id ?? null,
+      key_kind: auth ? keyKind(auth.key) : login ? 'session' : null,
       action,
       target: targetOf(req.params),
       address: req.ip,

@@ -15,7 +15,9 @@ import { entryHash, type AuditRecord, type AuditRepository } from '../store/audi
  * Refused calls are cheap to make: past these counts a minute, refused calls are no longer
  * written one by one but as one summary entry per address (and one for all addresses past the
  * global count) when the minute is over, so a flood of 401/403 adds at most
- * REFUSED_PER_ADDRESS + 1 entries a minute per address, and GLOBAL + 1 in all.
+ * REFUSED_PER_ADDRESS + 1 entries a minute per address, and GLOBAL + 1 in all. The summary is
+ * written by the next refused call of a later minute, or by a timer at the minute's end when no
+ * such call comes (a flood that stops), or at close: the last minute's count is never lost.
  */
 export const REFUSED_PER_ADDRESS_PER_MINUTE = 30;
 export const REFUSED_PER_MINUTE = 600;
@@ -70,6 +72,8 @@ export class AuditService {
   private refusedByAddress = new Map<string, number>();
   private refusedInMinute = 0;
   private refusedPastGlobal = 0;
+  /** Set while a minute holds suppressed calls: writes their summary when the minute ends. */
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly deps: {
@@ -97,6 +101,8 @@ export class AuditService {
   private admitRefused(address: string): boolean {
     const minute = Math.floor(this.now() / 60_000);
     if (minute !== this.minute) {
+      if (this.flushTimer) clearTimeout(this.flushTimer);
+      this.flushTimer = null;
       this.summariseSuppressed();
       this.minute = minute;
       this.refusedByAddress = new Map();
@@ -107,17 +113,63 @@ export class AuditService {
     // REFUSED_PER_MINUTE addresses), only counted.
     if (this.refusedInMinute >= REFUSED_PER_MINUTE) {
       this.refusedPastGlobal++;
+      this.flushAtMinuteEnd();
       return false;
     }
     const n = (this.refusedByAddress.get(address) ?? 0) + 1;
     this.refusedByAddress.set(address, n);
-    if (n > REFUSED_PER_ADDRESS_PER_MINUTE) return false;
+    if (n > REFUSED_PER_ADDRESS_PER_MINUTE) {
+      this.flushAtMinuteEnd();
+      return false;
+    }
     this.refusedInMinute++;
     return true;
   }
 
+  /**
+   * A timer that keeps no process alive, armed once per minute that suppresses a call. Past
+   * the minute it writes the summary, unless a refused call of a later minute did first.
+   */
+  private flushAtMinuteEnd(): void {
+    if (this.flushTimer) return;
+    const wait = Math.max(0, (this.minute + 1) * 60_000 - this.now());
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      if (Math.floor(this.now() / 60_000) === this.minute) {
+        // The clock has not reached the minute's end yet: look again then.
+        this.flushAtMinuteEnd();
+        return;
+      }
+      this.writeSuppressed();
+    }, wait);
+    this.flushTimer.unref();
+  }
+
+  /** Writes the summaries held and starts counting afresh; a failure is logged, as in record. */
+  private writeSuppressed(): void {
+    try {
+      this.summariseSuppressed();
+    } catch (e) {
+      this.deps.log.error({ component: 'audit', err: e }, 'Writing an audit entry failed');
+    }
+    this.refusedByAddress = new Map();
+    this.refusedInMinute = 0;
+    this.refusedPastGlobal = 0;
+  }
+
+  /**
+   * At shutdown, before the database closes: the current minute's suppressed calls are written
+   * now (a summary of the minute so far) rather than lost with the process.
+   */
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    if (this.minute >= 0) this.writeSuppressed();
+  }
+
   private summariseSuppressed(): void {
-    const at = new Date(this.minute * 60_000 + 59_999).toISOString();
+    // The minute's end, or now when closing within it.
+    const at = new Date(Math.min(this.minute * 60_000 + 59_999, this.now())).toISOString();
     const summaries: [string, number][] = [...this.refusedByAddress]
       .map(([address, n]): [string, number] => [address, n - REFUSED_PER_ADDRESS_PER_MINUTE])
       .filter(([, suppressed]) => suppressed > 0);

@@ -7,6 +7,9 @@ import type { Logger } from '../logging.js';
 import type { ApiKeyRepository } from '../store/api-key.repository.js';
 import type { UserRepository, UserRow } from '../store/user.repository.js';
 
+/** Who made a change: a user, or the CLI (`{ email: 'cli' }`) for its log lines. */
+type Actor = Pick<UserRow, 'email'>;
+
 const LAST_ADMIN =
   'This is the last active administrator: make another user an administrator first';
 
@@ -29,7 +32,7 @@ export class UserAdminService {
   }
 
   /** Creates a user with a one-time password (shown once), which they must change at first login. */
-  async create(input: CreateUser, by: UserRow): Promise<CreatedUser> {
+  async create(input: CreateUser, by: Actor): Promise<CreatedUser> {
     if (this.deps.users.findByEmail(input.email)) {
       throw new Conflict(`A user with the e-mail ${input.email} already exists`);
     }
@@ -48,7 +51,35 @@ export class UserAdminService {
     return { user: toAccount(this.get(id)), one_time_password: password };
   }
 
-  update(id: number, change: UpdateUser, by: UserRow): UserAccount {
+  /** The user with this e-mail (compared as the API stores it: lower case), or 404. */
+  findByEmail(email: string): UserAccount {
+    const user = this.deps.users.findByEmail(email.trim().toLowerCase());
+    if (!user) throw new NotFound('user', email);
+    return toAccount(user);
+  }
+
+  /**
+   * Gives the user a new one-time password (shown once), to be changed at next login. As a
+   * password change does, it ends every session and API key of the user: whoever held the old
+   * password could have made them.
+   */
+  async resetPassword(id: number, by: Actor): Promise<CreatedUser> {
+    const user = this.get(id);
+    const password = randomBytes(18).toString('base64url');
+    const hash = await hashPassword(password);
+    // Keys first: a crash in between leaves the old password with no keys, never the new one
+    // beside keys the old one made.
+    const revoked = this.deps.keys.revokeAllForUser(id);
+    this.deps.users.update(id, { password_hash: hash, must_change_password: 1 });
+    this.announceRevoked(revoked);
+    this.deps.log.info(
+      { component: 'auth' },
+      `${by.email} reset the password of ${user.email}: ${revoked.length} key(s) ended`,
+    );
+    return { user: toAccount(this.get(id)), one_time_password: password };
+  }
+
+  update(id: number, change: UpdateUser, by: Actor): UserAccount {
     const user = this.get(id);
     const fields: Partial<Pick<UserRow, 'name' | 'role' | 'disabled_at'>> = {};
     if (change.name !== undefined) fields.name = change.name;
@@ -73,7 +104,7 @@ export class UserAdminService {
     return toAccount(this.get(id));
   }
 
-  delete(id: number, by: UserRow): void {
+  delete(id: number, by: Actor): void {
     const user = this.get(id);
     // Revoked before the rows go with the user: their ids tell the realtime channel what to close.
     let revoked: number[] = [];
