@@ -5,8 +5,22 @@ import { ReconcileReport } from './snippets.js';
 export const BACKUP_ID_PATTERN = /^\d{8}-\d{6}-\d{3}$/;
 /** 'safety': made by a restore just before it replaces the data, so the restore can be undone. */
 export const BACKUP_REASONS = ['manual', 'auto', 'safety'] as const;
-/** Auto backups kept; older ones are deleted after each backup. */
+/**
+ * Auto backups kept by default; the general settings' `backup_retention_count` (and
+ * `backup_retention_days`) decide, applied after each auto backup and by housekeeping.
+ */
 export const AUTO_BACKUP_RETENTION = 10;
+/** Bounds of the auto-backup retention settings (general section). */
+export const BACKUP_RETENTION_COUNT_BOUNDS = { min: 1, max: 100 } as const;
+/** 0: no age limit. */
+export const BACKUP_RETENTION_DAYS_BOUNDS = { min: 0, max: 3650 } as const;
+/**
+ * The largest backup archive an upload may send (64 GiB: a backup of a few million snippets
+ * with room to spare); the body is refused 413 past it, as it arrives.
+ */
+export const MAX_BACKUP_UPLOAD_BYTES = 64 * 1024 ** 3;
+/** The media type of a backup archive, downloaded and uploaded: an uncompressed POSIX tar. */
+export const BACKUP_ARCHIVE_TYPE = 'application/x-tar';
 /**
  * Manual backups kept, counted apart from the auto ones so a burst of either never deletes the
  * other. Each is a full copy of the store and the index (gigabytes at 1M snippets), so with the
@@ -75,3 +89,21 @@ export const RestoreResult = z.object({
   safety_backup: z.string(),
 });
 export type RestoreResult = z.infer<typeof RestoreResult>;
+
+/** One check of a backup's verification, in the order they run; those after a failure are skipped. */
+export const BackupCheck = z.object({
+  name: z.enum(['manifest', 'files', 'checksums', 'store', 'index']),
+  ok: z.boolean(),
+  /** What was found: the problem when it failed. */
+  detail: z.string(),
+});
+export type BackupCheck = z.infer<typeof BackupCheck>;
+
+/** POST /admin/maintenance/backups/{id}/verify: the checks a restore or an upload runs. */
+export const BackupVerification = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  checked_at: z.string(),
+  checks: z.array(BackupCheck),
+});
+export type BackupVerification = z.infer<typeof BackupVerification>;

@@ -2,6 +2,11 @@ import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
 import { CrawlerSettings } from './crawls.js';
 import { UploadSettings } from './documents.js';
+import {
+  AUTO_BACKUP_RETENTION,
+  BACKUP_RETENTION_COUNT_BOUNDS,
+  BACKUP_RETENTION_DAYS_BOUNDS,
+} from './backups.js';
 
 export const EMBEDDING_DIMENSION = 384;
 
@@ -160,6 +165,10 @@ export const GeneralSettings = z
         message: 'must be one of 60, 360, 720, 1440',
       }),
     auto_backup: z.boolean(),
+    /** Auto backups kept (the newest ones); older ones are deleted. */
+    backup_retention_count: within(BACKUP_RETENTION_COUNT_BOUNDS),
+    /** Auto backups older than this many days are deleted (0: no age limit); the newest is always kept. */
+    backup_retention_days: within(BACKUP_RETENTION_DAYS_BOUNDS),
   })
   .strict();
 export type GeneralSettings = z.infer<typeof GeneralSettings>;
@@ -171,6 +180,8 @@ export const DEFAULT_GENERAL_SETTINGS: GeneralSettings = {
   debug_mode: true,
   backup_frequency: 1440,
   auto_backup: true,
+  backup_retention_count: AUTO_BACKUP_RETENTION,
+  backup_retention_days: 0,
 };
 
 /** How long the audit trail keeps its entries; housekeeping prunes older ones. */

@@ -8,7 +8,8 @@ export const AUTO_GRACE_MINUTES = 5;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface AutoBackupSchedulerDeps {
-  backups: Pick<BackupService, 'create' | 'list' | 'running'>;
+  backups: Pick<BackupService, 'create' | 'list' | 'running'> &
+    Partial<Pick<BackupService, 'applyRetention'>>;
   bus: EventBus;
   settings: () => GeneralSettings;
   /** Length of the settings' minutes in ms; tests shrink it to watch the auto backup run. */
@@ -18,7 +19,8 @@ interface AutoBackupSchedulerDeps {
 
 /**
  * The auto-backup timer: the next backup is due one frequency after the last auto backup, and
- * never sooner than a short grace after start; planned again when general settings change.
+ * never sooner than a short grace after start; planned again at once when the general settings
+ * change (a new frequency moves the next backup, auto off clears it), and the retention applied.
  */
 export class AutoBackupScheduler {
   private readonly minutesToMs: (minutes: number) => number;
@@ -36,9 +38,21 @@ export class AutoBackupScheduler {
 
   start(): void {
     this.unsubscribe = this.deps.bus.on('settings.updated', ({ section }) => {
-      if (section === 'general') this.schedule();
+      if (section !== 'general') return;
+      this.schedule();
+      this.retain();
     });
     this.schedule();
+  }
+
+  /** A lowered retention takes effect at once, not at the next auto backup. */
+  private retain(): void {
+    if (this.deps.backups.running) return; // the backup under way prunes when it ends
+    try {
+      this.deps.backups.applyRetention?.();
+    } catch (e) {
+      this.lastError = `retention: ${(e as Error).message}`;
+    }
   }
 
   close(): void {

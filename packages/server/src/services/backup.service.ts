@@ -1,22 +1,33 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import Database from 'better-sqlite3';
 import {
-  AUTO_BACKUP_RETENTION,
   BACKUP_ID_PATTERN,
+  MAX_BACKUP_UPLOAD_BYTES,
   MANUAL_BACKUP_RETENTION,
   SAFETY_BACKUP_RETENTION,
   BackupManifest,
   SETTINGS_SECTIONS,
   type Backup,
+  type BackupCheck,
   type BackupCounts,
   type BackupFile,
+  type BackupVerification,
   type BackupReason,
   type ComponentHealth,
   type GeneralSettings,
   type RestoreResult,
 } from '@adam/contracts';
-import { AppError, Conflict, NotFound, ServiceUnavailable, Unprocessable } from '../lib/errors.js';
+import {
+  AppError,
+  Conflict,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  Unprocessable,
+} from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import { ActivityRepository } from '../store/activity.repository.js';
@@ -34,6 +45,7 @@ import {
 import { replaceDataFrom } from '../store/store-swap.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
 import { prepareInstall, readIndexManifest, snapshotIndex } from '../vector/index-files.js';
+import { backupArchive, extractBackupArchive } from './backup-archive.js';
 import { AutoBackupScheduler } from './backup-scheduler.js';
 import type { IndexUpkeep } from './index.service.js';
 
@@ -44,12 +56,12 @@ const INDEX_DIR = 'index';
 const RESTORE_SCRATCH = '.restore';
 /** A manifest lists a handful of files: anything this large is not one, and is not read. */
 const MAX_MANIFEST_BYTES = 1048576;
-/** What a client refused during a backup or restore is told to wait: most take seconds. */
-const RETENTION: Record<BackupReason, number> = {
-  auto: AUTO_BACKUP_RETENTION,
+/** Manual and safety backups kept; the auto ones follow the general settings (retention). */
+const FIXED_RETENTION: Record<Exclude<BackupReason, 'auto'>, number> = {
   manual: MANUAL_BACKUP_RETENTION,
   safety: SAFETY_BACKUP_RETENTION,
 };
+const DAY_MS = 86_400_000;
 
 export const RESTORE_RETRY_AFTER_SECONDS = 5;
 /** How long a restore waits for what it pauses (a cancelled job stopping, a write ending). */
@@ -90,6 +102,8 @@ interface BackupServiceDeps {
   indexDir?: string;
   /** Length of the settings' minutes in ms (auto backups); tests shrink it to watch them run. */
   minutesToMs?: (minutes: number) => number;
+  /** The largest upload accepted (default MAX_BACKUP_UPLOAD_BYTES); tests lower it. */
+  maxUploadBytes?: number;
   now?: () => number;
   /**
    * Work a restore must not run under (jobs writing snippets): answers what is running, or
@@ -109,6 +123,11 @@ export class BackupService {
   private readonly now: () => number;
   private readonly scheduler: AutoBackupScheduler;
   private busy: 'backup' | 'restore' | null = null;
+  /** The backup a restore reads, while it runs: it cannot be deleted. */
+  private restoring: string | null = null;
+  /** Downloads and verifications under way, by backup id: it cannot be deleted meanwhile. */
+  private readonly readers = new Map<string, number>();
+  private uploading = false;
   private readonly participants: RestoreParticipant[] = [];
   private current: Promise<unknown> | null = null;
   private closed = false;
@@ -263,25 +282,300 @@ export class BackupService {
   }
 
   /**
-   * Keeps the newest AUTO_BACKUP_RETENTION auto, MANUAL_BACKUP_RETENTION manual or
-   * SAFETY_BACKUP_RETENTION safety backups (those of `reason`), and `keep` (the backup a restore
-   * is about to read).
+   * Keeps the newest MANUAL_BACKUP_RETENTION manual or SAFETY_BACKUP_RETENTION safety backups
+   * (those of `reason`), and `keep` (the backup a restore is about to read); auto backups follow
+   * the general settings' retention (applyRetention).
    */
   prune(reason: BackupReason, keep?: string): string[] {
-    const all = this.list();
-    const old = all
+    if (reason === 'auto') return this.applyRetention();
+    const old = this.list()
       .filter((b) => b.reason === reason)
-      .slice(RETENTION[reason])
+      .slice(FIXED_RETENTION[reason])
       .map((b) => b.id)
       .filter((id) => id !== keep);
-    for (const id of old) fs.rmSync(path.join(this.root, id), { recursive: true, force: true });
-    if (old.length) {
+    return this.deleteOld(old);
+  }
+
+  /**
+   * The auto backups past the general settings' retention deleted: beyond the newest
+   * `backup_retention_count`, and older than `backup_retention_days` (0: no age limit). The
+   * newest auto backup is always kept, so turning auto backups off never leaves none. Run after
+   * each auto backup, when the general settings change, and by housekeeping.
+   */
+  applyRetention(): string[] {
+    const { backup_retention_count: count, backup_retention_days: days } = this.deps.settings();
+    const autos = this.list().filter((b) => b.reason === 'auto');
+    const cutoff = days > 0 ? this.now() - days * DAY_MS : null;
+    const old = autos
+      .filter(
+        (b, i) => i >= count || (i > 0 && cutoff !== null && Date.parse(b.created_at) < cutoff),
+      )
+      .map((b) => b.id)
+      // One being restored, downloaded or verified waits for the next round.
+      .filter((id) => id !== this.restoring && !this.readers.has(id));
+    return this.deleteOld(old);
+  }
+
+  private deleteOld(ids: string[]): string[] {
+    for (const id of ids) this.removeDir(id);
+    if (ids.length) {
       this.deps.log.info(
         { component: 'backup' },
-        `Deleted ${old.length} old backup(s): ${old.join(', ')}`,
+        `Deleted ${ids.length} old backup(s): ${ids.join(', ')}`,
       );
     }
-    return old;
+    return ids;
+  }
+
+  /** Renamed out of the listing first (one step), then removed: never seen half-deleted. */
+  private removeDir(id: string): void {
+    const dir = path.join(this.root, id);
+    const doomed = path.join(this.root, `${id}.deleting.tmp`);
+    fs.rmSync(doomed, { recursive: true, force: true });
+    fs.renameSync(dir, doomed);
+    fs.rmSync(doomed, { recursive: true, force: true });
+  }
+
+  // ---------------------------------------------------------------- delete, download, verify, upload
+
+  /**
+   * Deletes a backup, a safety one included; 409 while it is being restored, downloaded or
+   * verified (or, under its id, written).
+   */
+  remove(rawId: string): void {
+    if (BACKUP_ID_PATTERN.test(rawId) && fs.existsSync(path.join(this.root, `${rawId}.tmp`)))
+      throw new Conflict(`Backup ${rawId} is being written: delete it once it is done`);
+    this.backupDir(rawId);
+    if (this.restoring === rawId)
+      throw new Conflict(`Backup ${rawId} is being restored: delete it once the restore ends`);
+    if (this.readers.has(rawId))
+      throw new Conflict(
+        `Backup ${rawId} is being downloaded or verified: delete it once that ends`,
+      );
+    this.removeDir(rawId);
+    this.deps.log.info({ component: 'backup' }, `Backup ${rawId} deleted`);
+  }
+
+  /**
+   * The backup as a tar archive, streamed from its files (never built in memory): its manifest
+   * and the files it lists, under `<id>/`. 422 when its manifest cannot be read. The backup
+   * cannot be deleted until the stream ends.
+   */
+  download(rawId: string): { stream: Readable; filename: string; bytes: number } {
+    const dir = this.backupDir(rawId);
+    const read = readManifest(dir);
+    if (!read.ok) throw new Unprocessable(`Backup ${rawId} is damaged: ${read.problem}`);
+    const files = [MANIFEST, ...read.manifest.files.map((f) => f.path)];
+    for (const rel of files) {
+      if (rel !== MANIFEST && !isBackupPath(rel))
+        throw new Unprocessable(`Backup ${rawId} is damaged: ${MANIFEST} lists ${rel}`);
+      if (!fs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false })?.isFile())
+        throw new Unprocessable(`Backup ${rawId} is damaged: ${rel} is missing`);
+    }
+    const release = this.holdReader(rawId);
+    const stream = backupArchive(dir, rawId, files);
+    stream.once('close', release);
+    return { stream, filename: `adam-backup-${rawId}.tar`, bytes: archiveBytes(dir, files) };
+  }
+
+  /** Runs a restore's checks on a backup without restoring it: what passed and what failed. */
+  async verify(rawId: string): Promise<BackupVerification> {
+    const dir = this.backupDir(rawId);
+    const release = this.holdReader(rawId);
+    try {
+      const checks = await this.check(rawId, dir);
+      return {
+        id: rawId,
+        ok: checks.every((c) => c.ok),
+        checked_at: new Date(this.now()).toISOString(),
+        checks,
+      };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Takes a backup archive (as downloadWritten by `download`), written to disk as it arrives
+   * (413 past the bound, before or while it arrives), and lists it only once it passed every
+   * check a restore runs; otherwise it is deleted and answered 422 with what was wrong. 409 for
+   * an id already here or while another upload runs.
+   */
+  async upload(body: Readable, contentLength?: number): Promise<Backup> {
+    const max = this.deps.maxUploadBytes ?? MAX_BACKUP_UPLOAD_BYTES;
+    if (contentLength !== undefined && contentLength > max) {
+      body.resume(); // answered at once; what the client still sends is thrown away
+      throw new PayloadTooLarge(
+        `The backup archive has ${contentLength} bytes, more than the ${max} allowed`,
+      );
+    }
+    if (this.uploading) {
+      body.resume();
+      throw new Conflict('Another backup upload is running: try again when it ends');
+    }
+    if (this.closed) throw new Conflict('The server is shutting down');
+    this.uploading = true;
+    fs.mkdirSync(this.root, { recursive: true });
+    // A .tmp name: never listed, cleared at the next start if the server stops meanwhile.
+    const tmp = path.join(this.root, `upload-${randomBytes(6).toString('hex')}.tmp`);
+    fs.mkdirSync(tmp);
+    try {
+      let extracted;
+      try {
+        extracted = await extractBackupArchive(body, tmp, max, {
+          topProblem: (name) =>
+            BACKUP_ID_PATTERN.test(name) ? null : 'its top folder is not named as a backup id',
+          fileProblem: (rel) =>
+            rel === MANIFEST || isBackupPath(rel) ? null : 'a backup holds no such file',
+          dirs: [INDEX_DIR],
+        });
+      } catch (e) {
+        body.resume();
+        throw e;
+      }
+      const id = extracted.top;
+      if (fs.existsSync(path.join(this.root, id)))
+        throw new Conflict(`Backup ${id} is already here: delete it first to upload it again`);
+      const checks = await this.check(id, tmp);
+      const failed = checks.filter((c) => !c.ok);
+      if (failed.length) {
+        throw new Unprocessable(
+          `Backup ${id} was refused: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}`,
+        );
+      }
+      const final = path.join(this.root, id);
+      if (fs.existsSync(final))
+        throw new Conflict(`Backup ${id} is already here: delete it first to upload it again`);
+      fsyncDir(tmp);
+      fs.renameSync(tmp, final);
+      fsyncDir(this.root);
+      const read = readManifest(final);
+      if (!read.ok) throw new Unprocessable(`Backup ${id} is damaged: ${read.problem}`);
+      const entry = toEntry(read.manifest);
+      this.deps.log.info(
+        { component: 'backup' },
+        `Backup ${id} uploaded (${entry.reason}, ${entry.size_mb} MB, ${entry.counts.snippets} snippets)`,
+      );
+      this.deps.bus.emit('backup.created', { id, reason: entry.reason, size_mb: entry.size_mb });
+      return entry;
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      this.uploading = false;
+    }
+  }
+
+  private holdReader(id: string): () => void {
+    this.readers.set(id, (this.readers.get(id) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const n = (this.readers.get(id) ?? 1) - 1;
+      if (n > 0) this.readers.set(id, n);
+      else this.readers.delete(id);
+    };
+  }
+
+  /**
+   * The checks of a backup in `dir` (named `id`), in order, each stopping the ones after it:
+   * the manifest (readable, naming this id, listing only a backup's files and nothing else in
+   * the folder), the files (present, of the listed sizes), their checksums, the store (SQLite's
+   * integrity check, its counts and schema), the index (loadable, holding the listed vectors).
+   */
+  private async check(id: string, dir: string): Promise<BackupCheck[]> {
+    const checks: BackupCheck[] = [];
+    const pass = (name: BackupCheck['name'], detail: string) =>
+      checks.push({ name, ok: true, detail });
+    const fail = (name: BackupCheck['name'], detail: string) => {
+      checks.push({ name, ok: false, detail });
+      return checks;
+    };
+
+    const read = readManifest(dir);
+    if (!read.ok) return fail('manifest', read.problem);
+    const m = read.manifest;
+    if (m.id !== id) return fail('manifest', `${MANIFEST} names backup ${m.id}, not ${id}`);
+    if (!m.files.some((f) => f.path === DB_FILE))
+      return fail('manifest', `${MANIFEST} lists no ${DB_FILE}`);
+    const listed = new Set<string>();
+    for (const f of m.files) {
+      if (!isBackupPath(f.path))
+        return fail('manifest', `${MANIFEST} lists an invalid path ${JSON.stringify(f.path)}`);
+      if (listed.has(f.path)) return fail('manifest', `${MANIFEST} lists ${f.path} twice`);
+      listed.add(f.path);
+    }
+    const unlisted = linkOrUnlisted(dir, listed);
+    if (unlisted) return fail('manifest', unlisted);
+    pass('manifest', `${m.files.length} files listed, ${m.reason} backup of ${m.created_at}`);
+
+    for (const f of m.files) {
+      const st = fs.lstatSync(path.join(dir, f.path), { throwIfNoEntry: false });
+      if (!st?.isFile()) return fail('files', `${f.path} is missing`);
+      if (st.size !== f.bytes)
+        return fail('files', `${f.path} has ${st.size} bytes, the manifest says ${f.bytes}`);
+    }
+    pass('files', `all ${m.files.length} files present, of the listed sizes`);
+
+    for (const f of m.files) {
+      if ((await sha256File(path.join(dir, f.path))) !== f.sha256)
+        return fail('checksums', `${f.path} does not match its sha256 checksum`);
+    }
+    pass('checksums', 'every file matches its sha256 checksum');
+
+    const running = schemaVersionOf(this.deps.db);
+    let store: { problems: string[]; counts: Omit<BackupCounts, 'vectors'>; schema: number };
+    try {
+      // Read-only: a check must not change the file its checksum was just proved on.
+      const db = new Database(path.join(dir, DB_FILE), { readonly: true, fileMustExist: true });
+      try {
+        store = {
+          problems: integrityProblems(db),
+          counts: tableCounts(db),
+          schema: schemaVersionOf(db),
+        };
+      } finally {
+        db.close();
+      }
+    } catch (e) {
+      return fail('store', `${DB_FILE} cannot be read as a store: ${(e as Error).message}`);
+    }
+    if (store.problems.length)
+      return fail(
+        'store',
+        `${DB_FILE} fails the integrity check: ${store.problems.slice(0, 3).join('; ')}`,
+      );
+    if (store.schema > running || m.schema_version > running)
+      return fail(
+        'store',
+        `it comes from a newer version (schema ${Math.max(store.schema, m.schema_version)}, this server has ${running})`,
+      );
+    for (const [what, n] of Object.entries(store.counts) as [keyof typeof store.counts, number][]) {
+      if (m.counts[what] !== n)
+        return fail('store', `${MANIFEST} counts ${m.counts[what]} ${what}, ${DB_FILE} holds ${n}`);
+    }
+    pass('store', `integrity ok, schema ${store.schema}, ${store.counts.snippets} snippets`);
+
+    const indexDir = path.join(dir, INDEX_DIR);
+    const indexFiles = m.files.filter((f) => f.path.startsWith(`${INDEX_DIR}/`));
+    if (indexFiles.length === 0) {
+      if (m.counts.vectors !== 0)
+        return fail(
+          'index',
+          `${MANIFEST} counts ${m.counts.vectors} vectors and lists no index file`,
+        );
+      pass('index', 'no index files (an empty index)');
+      return checks;
+    }
+    const problem = await this.deps.index.checkFiles(indexDir);
+    if (problem) return fail('index', `${INDEX_DIR}/${problem}`);
+    const vectors = readIndexManifest(indexDir)?.count ?? 0;
+    if (vectors !== m.counts.vectors)
+      return fail(
+        'index',
+        `${MANIFEST} counts ${m.counts.vectors} vectors, its index holds ${vectors}`,
+      );
+    pass('index', `loadable, ${vectors} vectors`);
+    return checks;
   }
 
   // ---------------------------------------------------------------- restore
@@ -298,6 +592,7 @@ export class BackupService {
     return this.exclusive('restore', async () => {
       const paused: RestoreParticipant[] = [];
       let restored = false;
+      this.restoring = rawId;
       try {
         // In registration order, each checked and paused in one synchronous step: no job
         // starts in between. The writes under way end first, so a call waiting for its job
@@ -313,6 +608,7 @@ export class BackupService {
         restored = true;
         return result;
       } finally {
+        this.restoring = null;
         for (const p of paused) {
           await Promise.resolve()
             .then(() => p.resume(restored))
@@ -688,6 +984,18 @@ function linkOrUnlisted(dir: string, listed: ReadonlySet<string>): string | null
     if (!listed.has(rel)) return `it holds ${rel}, which ${MANIFEST} does not list`;
   }
   return null;
+}
+
+/** The exact length of backupArchive's stream of `files` in `dir` (for Content-Length). */
+function archiveBytes(dir: string, files: readonly string[]): number {
+  const block = 512;
+  const dirs = new Set(files.map((f) => path.posix.dirname(f)).filter((d) => d !== '.'));
+  let n = block * (1 + dirs.size) + block * 2;
+  for (const rel of files) {
+    const size = fs.statSync(path.join(dir, rel)).size;
+    n += block + Math.ceil(size / block) * block;
+  }
+  return n;
 }
 
 function safeReaddir(dir: string): string[] {

@@ -21,6 +21,8 @@ export class HousekeepingService {
       /** The audit trail, pruned past its retention (the security settings). */
       audit?: { prune(retentionDays: number): number };
       auditRetentionDays?: () => number;
+      /** The auto backups past the general settings' retention deleted. */
+      backups?: { applyRetention(): unknown };
     },
   ) {}
 
@@ -54,5 +56,6 @@ export class HousekeepingService {
     if (this.deps.audit && this.deps.auditRetentionDays) {
       this.deps.audit.prune(this.deps.auditRetentionDays());
     }
+    this.deps.backups?.applyRetention();
   }
 }

@@ -1,18 +1,23 @@
 /** Fetchers, query keys and hooks of maintenance, workers, health and backups (spec 002 §7). */
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  Backup,
-  BackupList,
-  Job,
-  MaintenanceAction,
-  MaintenanceHealth,
-  MaintenanceRequest,
-  MaintenanceResult,
-  RestoreResult,
-  WorkersStatus,
+import {
+  BACKUP_ARCHIVE_TYPE,
+  CONSOLE_HEADER,
+  CONSOLE_HEADER_VALUE,
+  type Backup,
+  type BackupList,
+  type BackupVerification,
+  type Job,
+  type MaintenanceAction,
+  type MaintenanceHealth,
+  type MaintenanceRequest,
+  type MaintenanceResult,
+  type RestoreResult,
+  type WorkersStatus,
 } from '@adam/contracts';
-import { api } from '../../api/client';
+import { ApiError, api, buildUrl, NETWORK_ERROR_MESSAGE } from '../../api/client';
+import { getApiKey } from '../../session/storage';
 import { toast } from '../../layout/toasts';
 import { emotionKeys } from '../emotions/emotions.api';
 import { indexKeys } from '../index/index.api';
@@ -119,6 +124,79 @@ export function restoreBackup(id: string): Promise<RestoreResult> {
   );
 }
 
+/** 409 while it is being restored, downloaded or verified. */
+export function deleteBackup(id: string): Promise<null> {
+  return api.delete<null>(`/admin/maintenance/backups/${encodeURIComponent(id)}`, undefined, {
+    silent: true,
+  });
+}
+
+/** The checks a restore runs, each passed or failed; nothing is changed. */
+export function verifyBackup(id: string): Promise<BackupVerification> {
+  return api.post<BackupVerification>(
+    `/admin/maintenance/backups/${encodeURIComponent(id)}/verify`,
+    undefined,
+    { silent: true },
+  );
+}
+
+/**
+ * The download's address: the browser saves the archive straight to disk (a backup can be
+ * gigabytes: never held in the page), authenticated by the login cookie.
+ */
+export function backupDownloadHref(id: string): string {
+  return buildUrl(`/admin/maintenance/backups/${encodeURIComponent(id)}/download`);
+}
+
+/**
+ * Sends a backup archive; `onProgress` gets the fraction sent (0..1). XMLHttpRequest, not fetch:
+ * only it reports an upload's progress. Rejects with the server's refusal as an ApiError (413
+ * too large, 422 naming what failed, 409 already here).
+ */
+export function uploadBackup(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<Backup> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl('/admin/maintenance/backups/upload'));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Content-Type', BACKUP_ARCHIVE_TYPE);
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader(CONSOLE_HEADER, CONSOLE_HEADER_VALUE);
+    const key = getApiKey();
+    if (key) xhr.setRequestHeader('X-API-Key', key);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body as Backup);
+        return;
+      }
+      const detail = (body as { detail?: unknown } | null)?.detail;
+      const message =
+        typeof detail === 'string' && detail
+          ? detail
+          : xhr.status === 413
+            ? 'The archive is larger than the server accepts'
+            : `Upload failed with status ${xhr.status}`;
+      reject(new ApiError(message, xhr.status, body));
+    };
+    xhr.onerror = () => reject(new ApiError(NETWORK_ERROR_MESSAGE, 0, null));
+    xhr.onabort = () => reject(new ApiError('Upload cancelled', 0, null));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(file);
+  });
+}
+
 // --- Hooks ------------------------------------------------------------------------------------
 
 /** `failureMessage`: the spec's text for the screen running it ('Action failed' by default). */
@@ -201,5 +279,25 @@ export function useRestoreBackup() {
     mutationFn: restoreBackup,
     onSuccess: () => void queryClient.invalidateQueries(),
     onError: () => toast.error(MAINTENANCE_MESSAGES.restoreFailed),
+  });
+}
+
+export function useDeleteBackup() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteBackup,
+    onSettled: () => invalidate(queryClient, maintenanceKeys.backups),
+  });
+}
+
+export function useVerifyBackup() {
+  return useMutation({ mutationFn: verifyBackup });
+}
+
+export function useUploadBackup(onProgress: (fraction: number) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => uploadBackup(file, onProgress),
+    onSuccess: () => invalidate(queryClient, maintenanceKeys.backups),
   });
 }
