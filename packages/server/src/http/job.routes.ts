@@ -8,9 +8,12 @@ import {
   ErrorBody,
   IdParams,
   Job,
+  JobDetail,
   JobErrors,
+  JobHistoryQuery,
   JobList,
   JobListQuery,
+  JobPage,
   ProcessSourcesRequest,
   ProcessSourcesResponse,
   RelaunchQuery,
@@ -42,9 +45,13 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
         path,
         {
           config: { role: 'viewer' },
-          schema: { tags, querystring: JobListQuery, response: { 200: JobList, 422: ErrorBody } },
+          schema: {
+            tags,
+            querystring: JobHistoryQuery,
+            response: { 200: JobPage, 422: ErrorBody },
+          },
         },
-        async (req) => jobs.list(tab, req.query.status, req.query.limit),
+        async (req) => jobs.page(tab, req.query),
       );
     }
     app.get(
@@ -67,6 +74,14 @@ export function jobRoutes(jobs: JobService, sources: SourceService, workers: Wor
         schema: { tags, params: IdParams, response: { 200: Job, ...e } },
       },
       async (req) => jobs.get(req.params.id),
+    );
+    app.get(
+      '/sources/jobs/:id/detail',
+      {
+        config: { role: 'viewer' },
+        schema: { tags, params: IdParams, response: { 200: JobDetail, ...e } },
+      },
+      async (req) => jobs.detail(req.params.id),
     );
     app.get(
       '/sources/jobs/:id/errors',

@@ -1,5 +1,7 @@
 import {
+  JOB_COUNT_CAP,
   MAX_QUEUED_JOBS,
+  MAX_URL_OUTCOMES,
   QUEUE_FULL_RETRY_AFTER_SECONDS,
   STUCK_AFTER_SECONDS,
   type ByStatus,
@@ -8,18 +10,21 @@ import {
   type Job,
   type JobError,
   type JobErrors,
+  type JobDetail,
   type JobFindResponse,
   type JobList,
+  type JobPage,
   type JobPriority,
   type JobStats,
   type RelaunchResponse,
   type ResetStuckJobsResponse,
+  type UrlOutcome,
 } from '@adam/contracts';
 import type { QueueDriver } from '../jobs/queue-driver.js';
-import { Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
+import { Conflict, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
-import type { JobRepository, JobRow } from '../store/job.repository.js';
+import type { JobKey, JobListFilter, JobRepository, JobRow } from '../store/job.repository.js';
 
 export type JobTab = 'all' | 'active' | 'queue' | 'history';
 const TAB_STATUSES: Record<JobTab, readonly string[] | null> = {
@@ -35,6 +40,56 @@ const parse = <T>(s: string, fallback: T): T => {
   } catch {
     return fallback;
   }
+};
+
+/** The page query a tab takes beyond its status (JobHistoryQuery, parsed). */
+export interface JobPageQuery {
+  status?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+  type?: string | undefined;
+  created_from?: string | undefined;
+  created_to?: string | undefined;
+  q?: string | undefined;
+}
+
+/** A cursor is the last row's key, opaque to callers: base64url of [created_at, id]. */
+export function encodeCursor(k: JobKey): string {
+  return Buffer.from(JSON.stringify([k.created_at, k.id])).toString('base64url');
+}
+
+const BAD_CURSOR = 'cursor is not one this list gave (pass next_cursor as it came)';
+
+export function decodeCursor(cursor: string): JobKey {
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new Unprocessable(BAD_CURSOR, [{ field: 'cursor', message: BAD_CURSOR }]);
+  }
+  const [createdAt, id] = Array.isArray(v) && v.length === 2 ? (v as unknown[]) : [];
+  if (
+    typeof createdAt !== 'string' ||
+    createdAt.length > 40 ||
+    Number.isNaN(Date.parse(createdAt)) ||
+    typeof id !== 'number' ||
+    !Number.isSafeInteger(id) ||
+    id < 1
+  ) {
+    throw new Unprocessable(BAD_CURSOR, [{ field: 'cursor', message: BAD_CURSOR }]);
+  }
+  return { created_at: createdAt, id };
+}
+
+const ms = (from: string | null, to: string | null): number | null =>
+  from && to ? Math.max(0, Date.parse(to) - Date.parse(from)) : null;
+
+/** Failed, then skipped, then still to do, then ok: what an operator looks for first. */
+const OUTCOME_ORDER: Record<UrlOutcome['status'], number> = {
+  failed: 0,
+  skipped: 1,
+  pending: 2,
+  ok: 3,
 };
 
 function toJob(r: JobRow): Job {
@@ -136,10 +191,141 @@ export class JobService {
     };
   }
 
-  list(tab: JobTab, status: string | undefined, limit: number): JobList {
-    const statuses = status ? [status] : TAB_STATUSES[tab];
-    const { rows, total } = this.deps.jobs.list(statuses, limit);
-    return { jobs: rows.map(toJob), total, by_status: this.byStatus() };
+  /**
+   * A tab's page: the statuses of the tab (or `status`), the filters, after `cursor`. The total
+   * is exact from the per-status counts when only statuses filter; otherwise counted up to
+   * JOB_COUNT_CAP (total_exact false past it).
+   */
+  page(tab: JobTab, q: JobPageQuery): JobPage {
+    const filter: JobListFilter = {
+      statuses: q.status ? [q.status] : TAB_STATUSES[tab],
+      type: q.type,
+      createdFrom: q.created_from,
+      createdTo: q.created_to,
+      q: q.q,
+    };
+    const after = q.cursor ? decodeCursor(q.cursor) : null;
+    // One row more than asked says whether a next page exists without counting.
+    const rows = this.deps.jobs.listPage(filter, after, q.limit + 1);
+    const more = rows.length > q.limit;
+    const jobs = rows.slice(0, q.limit).map(toJob);
+    const last = jobs.at(-1);
+    const by_status = this.byStatus();
+    let total: number;
+    let total_exact = true;
+    if (!filter.type && !filter.createdFrom && !filter.createdTo && !filter.q) {
+      const counted = filter.statuses ?? Object.keys(by_status);
+      total = counted.reduce((n, s) => n + (by_status[s as keyof ByStatus] ?? 0), 0);
+    } else {
+      total = this.deps.jobs.countUpTo(filter, JOB_COUNT_CAP + 1);
+      if (total > JOB_COUNT_CAP) {
+        total = JOB_COUNT_CAP;
+        total_exact = false;
+      }
+    }
+    return {
+      jobs,
+      total,
+      total_exact,
+      by_status,
+      next_cursor: more && last ? encodeCursor(last) : null,
+    };
+  }
+
+  /**
+   * What an operator needs of one job: times and durations, its result, and per URL (or file)
+   * what became of it, from the job's URLs, the ones it finished, its errors and the snippets
+   * still stored with its id. Bounded: MAX_URL_OUTCOMES URLs, failures first.
+   */
+  detail(id: number, now = new Date()): JobDetail {
+    const row = this.deps.jobs.findById(id);
+    if (!row) throw new NotFound('job', id);
+    const job = toJob(row);
+    const ended = job.completed_at ?? job.failed_at ?? job.cancelled_at;
+    const nowIso = now.toISOString();
+    const metadata = job.metadata;
+    const result =
+      metadata.result && typeof metadata.result === 'object' && !Array.isArray(metadata.result)
+        ? (metadata.result as Record<string, unknown>)
+        : null;
+
+    const done = new Set(parse<string[]>(row.done_urls, []));
+    const failedAt = new Map<string, JobError>();
+    for (const e of job.errors) if (e.url && !failedAt.has(e.url)) failedAt.set(e.url, e);
+    // The job's URLs in order, then any it finished or failed that were not among them
+    // (a crawl's pages, a document job's files).
+    const urls = [...new Set([...job.urls, ...done, ...failedAt.keys()])];
+    const final =
+      job.status === 'completed' || job.status === 'failed' || job.status === 'cancelled';
+    const outcomes: UrlOutcome[] = urls.map((url) => {
+      const error = failedAt.get(url);
+      if (error) {
+        return {
+          url,
+          status: 'failed',
+          reason: error.message,
+          snippets: 0,
+          bytes: null,
+          duration_ms: null,
+          at: error.at,
+        };
+      }
+      if (done.has(url)) {
+        return {
+          url,
+          status: 'ok',
+          reason: null,
+          snippets: 0,
+          bytes: null,
+          duration_ms: null,
+          at: null,
+        };
+      }
+      return {
+        url,
+        status: final ? 'skipped' : 'pending',
+        reason: final ? `Not reached: the job was ${job.status} first` : null,
+        snippets: 0,
+        bytes: null,
+        duration_ms: null,
+        at: null,
+      };
+    });
+    const counts = { total: outcomes.length, ok: 0, failed: 0, skipped: 0, pending: 0 };
+    for (const o of outcomes) counts[o.status]++;
+    const shown = outcomes
+      .map((o, i) => ({ o, i }))
+      .sort((a, b) => OUTCOME_ORDER[a.o.status] - OUTCOME_ORDER[b.o.status] || a.i - b.i)
+      .slice(0, MAX_URL_OUTCOMES)
+      .map(({ o }) => o);
+    const perUrl = this.deps.jobs.snippetsPerUrl(
+      id,
+      shown.filter((o) => o.status === 'ok').map((o) => o.url),
+    );
+    for (const o of shown) {
+      if (o.status !== 'ok') continue;
+      o.snippets = perUrl.get(o.url) ?? 0;
+      if (o.snippets === 0) o.reason = 'No snippet of this page is stored with this job';
+    }
+
+    return {
+      job,
+      queued_by: queuedBy(metadata),
+      ended_at: ended,
+      durations: {
+        queued_ms: ms(
+          job.created_at,
+          job.started_at ?? (job.status === 'pending' ? nowIso : ended),
+        ),
+        run_ms: job.started_at ? ms(job.started_at, ended ?? nowIso) : null,
+        total_ms: ms(job.created_at, ended ?? nowIso) ?? 0,
+      },
+      result,
+      url_outcomes: shown,
+      url_counts: counts,
+      url_outcomes_left_out: outcomes.length - shown.length,
+      snippets_count: this.deps.jobs.countSnippets(id),
+    };
   }
 
   /** Processing jobs whose worker has not been heard from for STUCK_AFTER_SECONDS. */
@@ -274,4 +460,20 @@ export class JobService {
       const timer = setTimeout(finish, timeoutMs);
     });
   }
+}
+
+/**
+ * Who or what queued a job, from what its metadata records: jobs do not record the user who
+ * asked (the audit log has the request), so a relaunch or a server action.
+ */
+function queuedBy(metadata: Record<string, unknown>): string | null {
+  const by = metadata.queued_by ?? metadata.requested_by;
+  if (typeof by === 'string' && by) return by.slice(0, 200);
+  if (typeof metadata.relaunched_from === 'number') {
+    return `relaunch of job ${metadata.relaunched_from}`;
+  }
+  if (typeof metadata.action === 'string' && metadata.action) {
+    return `the server (${metadata.action.slice(0, 100)})`;
+  }
+  return null;
 }

@@ -7,6 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import {
   SETTINGS_SECTIONS,
   type Job,
+  type JobDetail,
   type JobList,
   type ServerMessage,
   type ServerMessageOf,
@@ -16,7 +17,7 @@ import {
 import type { RealtimeMessage } from '../lib/realtime/realtimeClient';
 import { emotionKeys } from '../features/emotions/emotions.api';
 import { indexKeys } from '../features/index/index.api';
-import { jobKeys, patchJob, patchJobList } from '../features/jobs/jobs.api';
+import { jobKeys, patchJob, patchJobDetail, patchJobList } from '../features/jobs/jobs.api';
 import { maintenanceKeys } from '../features/maintenance/maintenance.api';
 import { applyRealtimeMetricsPush } from '../features/monitoring/monitoring.api';
 import { applyModelProgress } from '../features/models/models.api';
@@ -63,6 +64,9 @@ export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
     );
     queryClient.setQueryData<Job>(jobKeys.detail(m.job_id), (job) =>
       job ? patchJob(job, m) : job,
+    );
+    queryClient.setQueryData<JobDetail>(jobKeys.fullDetail(m.job_id), (detail) =>
+      patchJobDetail(detail, m),
     );
   },
   job_completed: jobFinished,

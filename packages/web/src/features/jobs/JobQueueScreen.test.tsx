@@ -206,7 +206,8 @@ describe('Job queue: tabs and refresh', () => {
     const u = userEvent.setup();
     await u.click(screen.getByRole('tab', { name: /History/ }));
     expect(await screen.findByTestId('job-row-9')).toBeInTheDocument();
-    expect(callsTo('GET', '/sources/jobs/history').some((c) => !c.query.limit)).toBe(true);
+    // The history pages by cursor, HISTORY_PAGE_SIZE at a time.
+    expect(callsTo('GET', '/sources/jobs/history').some((c) => c.query.limit === '50')).toBe(true);
   });
 
   it('auto-refreshes by default every 5 s, with 2, 5, 10 and 30 s to choose from', async () => {

@@ -25,7 +25,9 @@ import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';
 import { useRealtime } from '../../lib/realtime/RealtimeProvider';
 import { FrontierModal } from './FrontierModal';
+import { JobDetailDrawer } from './JobDetailDrawer';
 import { JobErrorsModal } from './JobErrorsModal';
+import { JobHistoryPanel } from './JobHistoryPanel';
 import { JobTable, type JobTableHandlers } from './JobTable';
 import {
   DEFAULT_JOB_REFRESH_SECONDS,
@@ -106,7 +108,12 @@ function JobTabPanel({
   refetchMs: number | false;
   handlers: JobTableHandlers;
 }) {
-  const { data, isLoading, isError, error, refetch } = useJobList(tab, refetchMs);
+  const { data, isLoading, isError, error, refetch } = useJobList(
+    tab,
+    refetchMs,
+    tab !== 'history',
+  );
+  if (tab === 'history') return <JobHistoryPanel refetchMs={refetchMs} handlers={handlers} />;
   if (isLoading) return <LoadingState rows={6} label="Loading jobs" />;
   if (isError) {
     return (
@@ -177,7 +184,17 @@ export function JobQueueScreen() {
   const [autoRefresh, setAutoRefresh] = useState(true);
   const [refreshSeconds, setRefreshSeconds] = useState<number>(DEFAULT_JOB_REFRESH_SECONDS);
   // Opened from elsewhere with ?job_id=N (a maintenance result, a job link): that job is found.
-  const [params] = useSearchParams();
+  // ?job=N opens that job's detail: a link to it, and the back button closes it.
+  const [params, setParams] = useSearchParams();
+  const detailParam = Number(params.get('job'));
+  const detailOf = Number.isSafeInteger(detailParam) && detailParam > 0 ? detailParam : null;
+  const openDetail = (id: number | null) =>
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      if (id === null) next.delete('job');
+      else next.set('job', String(id));
+      return next;
+    });
   const [search, setSearch] = useState(params.get('job_id') ?? '');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
   const [errorsOf, setErrorsOf] = useState<number | null>(null);
@@ -216,6 +233,7 @@ export function JobQueueScreen() {
       }),
     onViewErrors: (job: Job) => setErrorsOf(job.id),
     onViewFrontier: (job: Job) => setFrontierOf(job.id),
+    onOpenDetail: (job: Job) => openDetail(job.id),
   };
 
   const onCancelPending = () =>
@@ -330,6 +348,7 @@ export function JobQueueScreen() {
 
       <JobErrorsModal jobId={errorsOf} onClose={() => setErrorsOf(null)} />
       <FrontierModal jobId={frontierOf} onClose={() => setFrontierOf(null)} />
+      <JobDetailDrawer jobId={detailOf} onClose={() => openDetail(null)} />
     </Stack>
   );
 }

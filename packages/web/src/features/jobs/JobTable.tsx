@@ -40,6 +40,8 @@ export interface JobTableHandlers {
   onRelaunch: (job: Job, priority: JobPriority) => void;
   onDelete: (job: Job) => void;
   onViewErrors: (job: Job) => void;
+  /** The job's detail (times, per-URL outcomes); the row's id opens it when given. */
+  onOpenDetail?: (job: Job) => void;
   /** A crawl's frontier; crawl rows offer it when given. */
   onViewFrontier?: (job: Job) => void;
 }
@@ -140,6 +142,18 @@ function JobRowActions({ job, ...h }: { job: Job } & JobTableHandlers) {
 
 const COLUMNS = 8;
 
+/**
+ * The actions stay in view at the right edge while the table scrolls sideways (a 1024 px screen
+ * with the sidebar open is narrower than the table; issue 28).
+ */
+const STICKY_ACTIONS: React.CSSProperties = {
+  position: 'sticky',
+  right: 0,
+  background: 'var(--mantine-color-body)',
+  boxShadow: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)',
+  zIndex: 1,
+};
+
 /** The job rows of a queue tab or of a search, each with the actions its status allows. */
 export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandlers) {
   const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
@@ -152,7 +166,7 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
     });
 
   return (
-    <Table.ScrollContainer minWidth={1000} maxHeight={640}>
+    <Table.ScrollContainer minWidth={900} maxHeight={640}>
       <Table striped highlightOnHover stickyHeader verticalSpacing="xs" aria-label="Jobs">
         <Table.Thead>
           <Table.Tr>
@@ -163,7 +177,9 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
             <Table.Th ta="right">Segments</Table.Th>
             <Table.Th>Dates</Table.Th>
             <Table.Th>Worker</Table.Th>
-            <Table.Th ta="right">Actions</Table.Th>
+            <Table.Th ta="right" style={STICKY_ACTIONS}>
+              Actions
+            </Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -174,9 +190,22 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
               <Fragment key={job.id}>
                 <Table.Tr data-testid={`job-row-${job.id}`}>
                   <Table.Td>
-                    <Text size="sm" fw={700} className="tabular-nums">
-                      #{job.id}
-                    </Text>
+                    {handlers.onOpenDetail ? (
+                      <Anchor
+                        component="button"
+                        size="sm"
+                        fw={700}
+                        className="tabular-nums"
+                        onClick={() => handlers.onOpenDetail?.(job)}
+                        aria-label={`Details of job ${job.id}`}
+                      >
+                        #{job.id}
+                      </Anchor>
+                    ) : (
+                      <Text size="sm" fw={700} className="tabular-nums">
+                        #{job.id}
+                      </Text>
+                    )}
                     <Text size="xs" c="dimmed" ff="monospace">
                       {job.type}
                     </Text>
@@ -249,7 +278,7 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
                       {job.attempts} attempt{job.attempts === 1 ? '' : 's'}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td style={STICKY_ACTIONS}>
                     <JobRowActions job={job} {...handlers} />
                   </Table.Td>
                 </Table.Tr>

@@ -7,9 +7,11 @@ import type {
   FrontierList,
   FrontierStatus,
   Job,
+  JobDetail,
   JobErrors,
   JobFindResponse,
   JobList,
+  JobPage,
   JobPriority,
   JobStatus,
   JobThroughput,
@@ -40,6 +42,11 @@ export const jobKeys = {
   /** A tab's total only (limit 1): the counts of the tabs not shown. */
   count: (tab: JobTab) => ['jobs', 'list', tab, 'count'] as const,
   detail: (id: number) => ['jobs', 'detail', id] as const,
+  /** Under the job's detail key: a finish or delete of the job reaches both. */
+  fullDetail: (id: number) => ['jobs', 'detail', id, 'full'] as const,
+  /** A history page: under lists, so job events refetch it (keyset pages do not shift). */
+  historyPage: (filters: HistoryFilters, cursor: string | null) =>
+    ['jobs', 'list', 'history', 'page', filters, cursor] as const,
   errors: (id: number) => ['jobs', 'errors', id] as const,
   throughput: ['jobs', 'throughput'] as const,
   find: (q: string) => ['jobs', 'find', q] as const,
@@ -70,6 +77,40 @@ export function patchJobList(
   if (!list || !list.jobs.some((job) => job.id === patch.job_id)) return list;
   return { ...list, jobs: list.jobs.map((job) => patchJob(job, patch)) };
 }
+
+/** A job detail's cached answer with job_progress applied to its job. */
+export function patchJobDetail(
+  detail: JobDetail | undefined,
+  patch: JobProgressPatch,
+): JobDetail | undefined {
+  return detail ? { ...detail, job: patchJob(detail.job, patch) } : detail;
+}
+
+// --- The history's filters and pages (issue 28) ----------------------------------------------
+
+/** Jobs per history page. */
+export const HISTORY_PAGE_SIZE = 50;
+export const HISTORY_STATUSES = ['completed', 'failed', 'cancelled'] as const;
+
+export interface HistoryFilters {
+  status: (typeof HISTORY_STATUSES)[number] | null;
+  type: string | null;
+  /** Local days (YYYY-MM-DD), both inclusive. */
+  from: string | null;
+  to: string | null;
+  q: string;
+}
+export const NO_HISTORY_FILTERS: HistoryFilters = {
+  status: null,
+  type: null,
+  from: null,
+  to: null,
+  q: '',
+};
+
+/** A local day's first and last instant, as the server compares created_at (UTC ISO). */
+export const localDayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+export const localDayEnd = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
 
 // --- Which actions a job offers (spec 002 §4) ------------------------------------------------
 
@@ -119,6 +160,28 @@ export const fetchJobList = logged(
     }),
 );
 
+export const fetchHistoryPage = logged(
+  'Job history',
+  (f: HistoryFilters, cursor: string | null, signal?: AbortSignal) =>
+    api.get<JobPage>('/sources/jobs/history', {
+      query: {
+        limit: HISTORY_PAGE_SIZE,
+        cursor: cursor ?? undefined,
+        status: f.status ?? undefined,
+        type: f.type ?? undefined,
+        created_from: f.from ? localDayStart(f.from) : undefined,
+        created_to: f.to ? localDayEnd(f.to) : undefined,
+        q: f.q.trim() || undefined,
+      },
+      signal,
+      silent: true,
+    }),
+);
+
+export const fetchJobDetail = logged('Job detail', (id: number, signal?: AbortSignal) =>
+  api.get<JobDetail>(`/sources/jobs/${id}/detail`, { signal, silent: true }),
+);
+
 export const fetchJob = logged('Job', (id: number, signal?: AbortSignal) =>
   api.get<Job>(`/sources/jobs/${id}`, { signal, silent: true }),
 );
@@ -155,11 +218,12 @@ export const cancelPendingJobs = logged('Cancel all pending', () =>
 // --- Hooks ------------------------------------------------------------------------------------
 
 /** `refetchMs` false: no polling (auto-refresh off). */
-export function useJobList(tab: JobTab, refetchMs: number | false) {
+export function useJobList(tab: JobTab, refetchMs: number | false, enabled = true) {
   return useQuery({
     queryKey: jobKeys.list(tab),
     queryFn: ({ signal }) => fetchJobList(tab, { signal }),
     refetchInterval: refetchMs,
+    enabled,
   });
 }
 
@@ -175,6 +239,37 @@ export function useJob(id: number | null) {
     refetchInterval: (query) => {
       const job = query.state.data;
       return job && isFinalStatus(job.status) ? false : JOB_FOLLOW_POLL_MS;
+    },
+  });
+}
+
+/** One history page; the previous page stays shown while the next loads. */
+export function useHistoryPage(
+  f: HistoryFilters,
+  cursor: string | null,
+  refetchMs: number | false,
+) {
+  return useQuery({
+    queryKey: jobKeys.historyPage(f, cursor),
+    queryFn: ({ signal }) => fetchHistoryPage(f, cursor, signal),
+    refetchInterval: refetchMs,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * A job's detail, followed like useJob: job_progress patches its job (the realtime table),
+ * its end refetches it, and while it runs it is polled for the URL outcomes.
+ */
+export function useJobDetail(id: number | null) {
+  return useQuery({
+    queryKey: jobKeys.fullDetail(id ?? -1),
+    queryFn: ({ signal }) => fetchJobDetail(id as number, signal),
+    enabled: id !== null,
+    retry: (count, error) => !/not found/i.test(String(error)) && count < 2,
+    refetchInterval: (query) => {
+      const d = query.state.data;
+      return d && isFinalStatus(d.job.status) ? false : JOB_FOLLOW_POLL_MS;
     },
   });
 }
@@ -254,7 +349,9 @@ export function useCancelPendingJobs() {
  * A tab's count: the shown tab reads the total of its own list, the others ask for one row only
  * (every list answers its total).
  */
-export function useJobTabTotal(tab: JobTab, shown: boolean, refetchMs: number | false) {
+export function useJobTabTotal(tab: JobTab, shownTab: boolean, refetchMs: number | false) {
+  // The history tab shows pages of its own: its count is asked like a hidden tab's.
+  const shown = shownTab && tab !== 'history';
   return useQuery({
     queryKey: shown ? jobKeys.list(tab) : jobKeys.count(tab),
     queryFn: ({ signal }) => fetchJobList(tab, { limit: shown ? undefined : 1, signal }),

@@ -1,0 +1,181 @@
+import { useState } from 'react';
+import { Button, CloseButton, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { JOB_SEARCH_MAX, JOB_TYPES } from '@adam/contracts';
+import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { formatNumber, formatTotal } from '../../lib/format';
+import { JobTable, type JobTableHandlers } from './JobTable';
+import {
+  HISTORY_PAGE_SIZE,
+  HISTORY_STATUSES,
+  NO_HISTORY_FILTERS,
+  useHistoryPage,
+  type HistoryFilters,
+} from './jobs.api';
+
+const STATUS_OPTIONS = HISTORY_STATUSES.map((s) => ({ value: s, label: s }));
+const TYPE_OPTIONS = JOB_TYPES.map((t) => ({ value: t, label: t }));
+
+/**
+ * The History tab: finished jobs newest first, a page at a time by cursor (the server's keyset),
+ * with filters. Previous pages are the cursors already walked, kept here.
+ */
+export function JobHistoryPanel({
+  refetchMs,
+  handlers,
+}: {
+  refetchMs: number | false;
+  handlers: JobTableHandlers;
+}) {
+  const [filters, setFilters] = useState<HistoryFilters>(NO_HISTORY_FILTERS);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  // cursors[i] opens page i + 1; page 1 has none.
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const applied = { ...filters, q };
+  const cursor = cursors.at(-1) ?? null;
+  const { data, isLoading, isError, error, refetch, isPlaceholderData } = useHistoryPage(
+    applied,
+    cursor,
+    refetchMs,
+  );
+
+  // A changed filter starts again at the first page.
+  const setFilter = <K extends keyof HistoryFilters>(key: K, value: HistoryFilters[K]) => {
+    setFilters((f) => ({ ...f, [key]: value }));
+    setCursors([null]);
+  };
+  const filtered =
+    filters.status !== null || filters.type !== null || !!filters.from || !!filters.to || !!q;
+  const pageNumber = cursors.length;
+  const first = (pageNumber - 1) * HISTORY_PAGE_SIZE + 1;
+
+  return (
+    <Stack gap="sm">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search"
+          aria-label="Search the history"
+          placeholder="Text in a URL or title"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          maxLength={JOB_SEARCH_MAX}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setCursors([null]);
+          }}
+          rightSection={
+            search ? (
+              <CloseButton aria-label="Clear the search" onClick={() => setSearch('')} />
+            ) : null
+          }
+          w={240}
+        />
+        <Select
+          label="Status"
+          placeholder="Any"
+          data={STATUS_OPTIONS}
+          value={filters.status}
+          onChange={(v) => setFilter('status', v as HistoryFilters['status'])}
+          clearable
+          w={140}
+        />
+        <Select
+          label="Type"
+          placeholder="Any"
+          data={TYPE_OPTIONS}
+          value={filters.type}
+          onChange={(v) => setFilter('type', v)}
+          clearable
+          searchable
+          w={180}
+        />
+        <TextInput
+          label="Created from"
+          type="date"
+          value={filters.from ?? ''}
+          onChange={(e) => setFilter('from', e.currentTarget.value || null)}
+          w={150}
+        />
+        <TextInput
+          label="to"
+          type="date"
+          value={filters.to ?? ''}
+          onChange={(e) => setFilter('to', e.currentTarget.value || null)}
+          w={150}
+        />
+        {filtered ? (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setFilters(NO_HISTORY_FILTERS);
+              setSearch('');
+              setCursors([null]);
+            }}
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </Group>
+
+      {isLoading ? (
+        <LoadingState rows={6} label="Loading the job history" />
+      ) : isError ? (
+        <ErrorState
+          title="Could not load the job history"
+          message={error.message}
+          onRetry={() => void refetch()}
+        />
+      ) : !data || data.jobs.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            title="No job matches these filters"
+            description="Change or clear the filters to see more of the history."
+          />
+        ) : (
+          <EmptyState
+            title="No finished jobs yet"
+            description="Completed, failed and cancelled jobs appear here."
+          />
+        )
+      ) : (
+        <>
+          <div style={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
+            <JobTable jobs={data.jobs} {...handlers} />
+          </div>
+          <Group justify="space-between">
+            <Text size="xs" c="dimmed" className="tabular-nums" data-testid="history-range">
+              Jobs {formatNumber(first)}–{formatNumber(first + data.jobs.length - 1)} of{' '}
+              {formatTotal(data.total, data.total_exact)}
+              {data.total_exact ? '' : ' (more)'}
+            </Text>
+            <Group gap="xs">
+              <Button
+                variant="default"
+                size="xs"
+                leftSection={<IconChevronLeft size={14} />}
+                disabled={pageNumber === 1}
+                onClick={() => setCursors((c) => c.slice(0, -1))}
+              >
+                Newer
+              </Button>
+              <Text size="xs" className="tabular-nums">
+                Page {formatNumber(pageNumber)}
+              </Text>
+              <Button
+                variant="default"
+                size="xs"
+                rightSection={<IconChevronRight size={14} />}
+                disabled={!data.next_cursor || isPlaceholderData}
+                onClick={() => data.next_cursor && setCursors((c) => [...c, data.next_cursor])}
+              >
+                Older
+              </Button>
+            </Group>
+          </Group>
+        </>
+      )}
+    </Stack>
+  );
+}
