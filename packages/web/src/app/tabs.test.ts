@@ -46,6 +46,8 @@ describe('tab registry', () => {
         'settings-scraping',
         'settings-resources',
         'settings-security',
+        'settings-keys',
+        'settings-sessions',
         'settings-users',
         'settings-audit',
         'model-management',
@@ -81,7 +83,7 @@ describe('tab registry', () => {
       'index: index-stats, index-search, index-optimize, index-content',
       'monitoring: monitoring-realtime, monitoring-performance, monitoring-logs',
       'maintenance: maintenance-tasks, system-checklist, maintenance-backup, maintenance-cleanup',
-      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-security, settings-users, settings-audit',
+      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-security, settings-keys, settings-sessions, settings-users, settings-audit',
       'models: model-management, model-playground, model-playground-url, model-playground-wikipedia',
     ]);
     expect(menuFor('agent2').map((e) => (e.kind === 'tab' ? e.tab.id : e.group.id))).toEqual([

@@ -309,6 +309,20 @@ export const TABS: readonly TabDefinition[] = [
     ),
   },
   {
+    id: 'settings-keys',
+    label: 'API Keys',
+    agent: a1,
+    group: 'settings',
+    component: screen(() => import('../features/settings/ApiKeysScreen'), 'ApiKeysScreen'),
+  },
+  {
+    id: 'settings-sessions',
+    label: 'Sessions',
+    agent: a1,
+    group: 'settings',
+    component: screen(() => import('../features/settings/SessionsScreen'), 'SessionsScreen'),
+  },
+  {
     id: 'settings-users',
     label: 'Users',
     agent: a1,

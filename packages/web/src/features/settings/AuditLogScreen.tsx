@@ -27,7 +27,7 @@ import {
   type AuditOutcome,
 } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { QueryTable } from '../../components/QueryTable';
 import { formatDate } from '../../lib/format';
 import { saveFile } from '../snippets/download';
 import {
@@ -136,49 +136,6 @@ export function AuditLogScreen() {
       { onSuccess: (file) => saveFile(file, `audit.${format}`) },
     );
 
-  let body;
-  if (page.isPending) body = <LoadingState rows={8} label="Loading the audit log" />;
-  else if (page.isError)
-    body = (
-      <ErrorState
-        title="Could not load the audit log"
-        message={page.error.message}
-        onRetry={() => void page.refetch()}
-      />
-    );
-  else if (page.data.entries.length === 0)
-    body = (
-      <EmptyState
-        title="No audit entries"
-        description="Changes, refused calls and failed logins appear here."
-      />
-    );
-  else
-    body = (
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={980}>
-          <Table verticalSpacing="xs" striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>When</Table.Th>
-                <Table.Th>Who</Table.Th>
-                <Table.Th>Action</Table.Th>
-                <Table.Th>Target</Table.Th>
-                <Table.Th>From</Table.Th>
-                <Table.Th>Outcome</Table.Th>
-                <Table.Th>Detail</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {page.data.entries.map((entry) => (
-                <EntryRow key={entry.id} entry={entry} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-    );
-
   return (
     <Stack gap="md">
       <PageHeader
@@ -243,7 +200,46 @@ export function AuditLogScreen() {
           }}
         />
       </Group>
-      {body}
+      <QueryTable
+        query={page}
+        count={(data) => data.entries.length}
+        loading={{ rows: 8, label: 'Loading the audit log' }}
+        errorTitle="Could not load the audit log"
+        empty={{
+          title: 'No audit entries',
+          description: 'Changes, refused calls and failed logins appear here.',
+        }}
+        filtered={Object.values(filters).some((value) => value !== undefined)}
+        noMatch={{
+          title: 'No matching entries',
+          description: 'No audit entry matches these filters.',
+        }}
+      >
+        {(data) => (
+          <Paper withBorder radius="md">
+            <Table.ScrollContainer minWidth={980}>
+              <Table verticalSpacing="xs" striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>When</Table.Th>
+                    <Table.Th>Who</Table.Th>
+                    <Table.Th>Action</Table.Th>
+                    <Table.Th>Target</Table.Th>
+                    <Table.Th>From</Table.Th>
+                    <Table.Th>Outcome</Table.Th>
+                    <Table.Th>Detail</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.entries.map((entry) => (
+                    <EntryRow key={entry.id} entry={entry} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Paper>
+        )}
+      </QueryTable>
       <Group justify="flex-end" gap="xs">
         <Button
           variant="default"

@@ -7,24 +7,18 @@ import {
   Group,
   Image,
   Loader,
-  PasswordInput,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconKey, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
-import {
-  ChangePasswordRequest,
-  TOTP_DIGITS,
-  TotpCode,
-  type TwoFactorSetupResponse,
-} from '@adam/contracts';
+import { IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
+import { TOTP_DIGITS, TotpCode, type TwoFactorSetupResponse } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { PageHeader } from '../../components/PageHeader';
 import { SettingsCard } from '../../components/SettingsCard';
 import { toast } from '../../layout/toasts';
+import { PasswordChangeForm } from '../../session/PasswordChangeForm';
 import {
-  useChangePassword,
   useCurrentUser,
   useDisableTwoFactor,
   useEnableTwoFactor,
@@ -32,81 +26,13 @@ import {
 } from '../../session/auth.api';
 
 function PasswordSection() {
-  const change = useChangePassword();
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<{ current?: string; next?: string; confirm?: string }>({});
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found: typeof errors = {};
-    const parsed = ChangePasswordRequest.safeParse({
-      current_password: current,
-      new_password: next,
-    });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] === 'current_password' ? 'current' : 'next';
-        const name = field === 'current' ? 'Current password' : 'New password';
-        found[field] ??= `${name} ${issue.message}`;
-      }
-    }
-    if (!found.next && next !== confirm) found.confirm = 'Passwords do not match';
-    setErrors(found);
-    if (Object.keys(found).length > 0 || !parsed.success) return;
-
-    change.mutate(parsed.data, {
-      onSuccess: () => {
-        setCurrent('');
-        setNext('');
-        setConfirm('');
-        toast.success('Password changed');
-      },
-      onError: (error) => {
-        if (!isApiError(error)) return;
-        if (error.status === 401) setErrors({ current: error.message });
-        else
-          setErrors({
-            current: error.fieldError('current_password'),
-            next: error.fieldError('new_password'),
-          });
-      },
-    });
-  };
-
   return (
     <SettingsCard title="Change Password" description="At least 8 characters.">
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm" maw={420}>
-          <PasswordInput
-            label="Current Password"
-            autoComplete="current-password"
-            value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-            error={errors.current}
-          />
-          <PasswordInput
-            label="New Password"
-            autoComplete="new-password"
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            error={errors.next}
-          />
-          <PasswordInput
-            label="Confirm New Password"
-            autoComplete="new-password"
-            value={confirm}
-            onChange={(e) => setConfirm(e.currentTarget.value)}
-            error={errors.confirm}
-          />
-          <Group>
-            <Button type="submit" loading={change.isPending} leftSection={<IconKey size={16} />}>
-              Change Password
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      <PasswordChangeForm
+        currentLabel="Current Password"
+        currentName="Current password"
+        maw={420}
+      />
     </SettingsCard>
   );
 }

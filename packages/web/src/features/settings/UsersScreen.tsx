@@ -1,11 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import {
   ActionIcon,
-  Alert,
   Badge,
   Button,
-  Code,
-  CopyButton,
   Group,
   Modal,
   Paper,
@@ -16,23 +13,17 @@ import {
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconCheck,
-  IconCopy,
-  IconTrash,
-  IconUserOff,
-  IconUserCheck,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconKey, IconTrash, IconUserOff, IconUserCheck, IconUserPlus } from '@tabler/icons-react';
 import { CreateUser, ROLES, type CreatedUser, type Role, type UserAccount } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { confirmAction } from '../../components/ConfirmDialog';
+import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { PageHeader } from '../../components/PageHeader';
-import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
+import { QueryTable } from '../../components/QueryTable';
 import { toast } from '../../layout/toasts';
 import { formatDate } from '../../lib/format';
 import { useSession } from '../../session/useSession';
+import { UserAccessModal } from './UserAccessModal';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from './users.api';
 
 const ROLE_LABELS: Record<Role, string> = {
@@ -108,27 +99,16 @@ function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => 
     >
       {created ? (
         <Stack gap="md">
-          <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} />}>
-            This one-time password is shown only now. Copy it and give it to {created.user.email}{' '}
-            through a safe channel; they must change it at first login.
-          </Alert>
-          <Group gap="xs" wrap="nowrap">
-            <Code block style={{ flex: 1, fontSize: 15 }} aria-label="One-time password">
-              {created.one_time_password}
-            </Code>
-            <CopyButton value={created.one_time_password}>
-              {({ copied, copy }) => (
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
+          <OneTimeSecret
+            label="One-time password"
+            value={created.one_time_password}
+            warning={
+              <>
+                This one-time password is shown only now. Copy it and give it to{' '}
+                {created.user.email} through a safe channel; they must change it at first login.
+              </>
+            }
+          />
           <Group justify="flex-end">
             <Button onClick={close}>Done</Button>
           </Group>
@@ -172,7 +152,40 @@ function CreateUserModal({ opened, onClose }: { opened: boolean; onClose: () => 
   );
 }
 
-function UserRow({ user, isSelf }: { user: UserAccount; isSelf: boolean }) {
+/** The destructive changes of a user, each asked before it is made. */
+const CONFIRMS = {
+  disable: {
+    title: 'Disable user',
+    message: (email: string) => `Disable ${email}? Their sessions and keys stop working at once.`,
+    confirmLabel: 'Disable',
+  },
+  delete: {
+    title: 'Delete user',
+    message: (email: string) => `Delete ${email}? This cannot be undone.`,
+    confirmLabel: 'Delete',
+  },
+} as const;
+
+function confirmUserChange(kind: keyof typeof CONFIRMS, user: UserAccount, onConfirm: () => void) {
+  const { title, message, confirmLabel } = CONFIRMS[kind];
+  confirmAction({ title, message: message(user.email), confirmLabel, danger: true, onConfirm });
+}
+
+/** The toasts of a user change: what was done, or what failed and why. */
+const outcome = (success: string, failure: string) => ({
+  onSuccess: () => toast.success(success),
+  onError: (error: unknown) => toast.error(`${failure}: ${reason(error)}`),
+});
+
+function UserRow({
+  user,
+  isSelf,
+  onShowAccess,
+}: {
+  user: UserAccount;
+  isSelf: boolean;
+  onShowAccess: (user: UserAccount) => void;
+}) {
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const busy = update.isPending || remove.isPending;
@@ -180,43 +193,26 @@ function UserRow({ user, isSelf }: { user: UserAccount; isSelf: boolean }) {
   const changeRole = (role: Role) =>
     update.mutate(
       { id: user.id, change: { role } },
-      {
-        onSuccess: () => toast.success(`${user.email} is now ${ROLE_LABELS[role].toLowerCase()}`),
-        onError: (error) => toast.error(`Could not change the role: ${reason(error)}`),
-      },
+      outcome(
+        `${user.email} is now ${ROLE_LABELS[role].toLowerCase()}`,
+        'Could not change the role',
+      ),
     );
 
   const setDisabled = (disabled: boolean) =>
     update.mutate(
       { id: user.id, change: { disabled } },
-      {
-        onSuccess: () => toast.success(`${user.email} ${disabled ? 'disabled' : 'enabled'}`),
-        onError: (error) =>
-          toast.error(`Could not ${disabled ? 'disable' : 'enable'} the user: ${reason(error)}`),
-      },
+      outcome(
+        `${user.email} ${disabled ? 'disabled' : 'enabled'}`,
+        `Could not ${disabled ? 'disable' : 'enable'} the user`,
+      ),
     );
 
-  const askDisable = () =>
-    confirmAction({
-      title: 'Disable user',
-      message: `Disable ${user.email}? Their sessions and keys stop working at once.`,
-      confirmLabel: 'Disable',
-      danger: true,
-      onConfirm: () => setDisabled(true),
-    });
-
+  const askDisable = () => confirmUserChange('disable', user, () => setDisabled(true));
   const askDelete = () =>
-    confirmAction({
-      title: 'Delete user',
-      message: `Delete ${user.email}? This cannot be undone.`,
-      confirmLabel: 'Delete',
-      danger: true,
-      onConfirm: () =>
-        remove.mutate(user.id, {
-          onSuccess: () => toast.success(`${user.email} deleted`),
-          onError: (error) => toast.error(`Could not delete the user: ${reason(error)}`),
-        }),
-    });
+    confirmUserChange('delete', user, () =>
+      remove.mutate(user.id, outcome(`${user.email} deleted`, 'Could not delete the user')),
+    );
 
   return (
     <Table.Tr data-user={user.email}>
@@ -253,6 +249,16 @@ function UserRow({ user, isSelf }: { user: UserAccount; isSelf: boolean }) {
       <Table.Td>{formatDate(user.created_at)}</Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap" justify="flex-end">
+          <Tooltip label="Sessions and API keys">
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              onClick={() => onShowAccess(user)}
+              aria-label={`Sessions and API keys of ${user.email}`}
+            >
+              <IconKey size={18} />
+            </ActionIcon>
+          </Tooltip>
           {user.disabled_at ? (
             <Tooltip label="Enable">
               <ActionIcon
@@ -299,49 +305,7 @@ export function UsersScreen() {
   const users = useUsers();
   const { user: me } = useSession();
   const [creating, setCreating] = useState(false);
-
-  let body;
-  if (users.isPending) body = <LoadingState label="Loading users" />;
-  else if (users.isError)
-    body = (
-      <ErrorState
-        title="Could not load the users"
-        message={reason(users.error)}
-        onRetry={() => void users.refetch()}
-      />
-    );
-  else if (users.data.items.length === 0)
-    body = (
-      <EmptyState
-        title="No users"
-        description="Add a user to give them their own password, role and 2FA."
-      />
-    );
-  else
-    body = (
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={860}>
-          <Table verticalSpacing="sm" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Email</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Role</Table.Th>
-                <Table.Th>2FA</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>Created</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {users.data.items.map((user) => (
-                <UserRow key={user.id} user={user} isSelf={user.email === me?.email} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-    );
+  const [showingAccess, setShowingAccess] = useState<UserAccount | null>(null);
 
   return (
     <>
@@ -354,7 +318,47 @@ export function UsersScreen() {
           </Button>
         }
       />
-      {body}
+      <QueryTable
+        query={users}
+        count={(data) => data.items.length}
+        loading={{ rows: 5, label: 'Loading users' }}
+        errorTitle="Could not load the users"
+        empty={{
+          title: 'No users',
+          description: 'Add a user to give them their own password, role and 2FA.',
+        }}
+      >
+        {(data) => (
+          <Paper withBorder radius="md">
+            <Table.ScrollContainer minWidth={900}>
+              <Table verticalSpacing="sm" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Email</Table.Th>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Role</Table.Th>
+                    <Table.Th>2FA</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {data.items.map((user) => (
+                    <UserRow
+                      key={user.id}
+                      user={user}
+                      isSelf={user.email === me?.email}
+                      onShowAccess={setShowingAccess}
+                    />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Paper>
+        )}
+      </QueryTable>
+      <UserAccessModal user={showingAccess} onClose={() => setShowingAccess(null)} />
       <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
     </>
   );
