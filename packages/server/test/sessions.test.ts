@@ -174,4 +174,34 @@ describe('sessions', () => {
     expect((await me(admin)).status).toBe(200);
     expect((await s.api('/api/v1/admin/users/999999/sessions', { key: admin })).status).toBe(404);
   });
+
+  it("lets an administrator end one of a user's sessions, and only that user's", async () => {
+    const user = await createRoleUser(s, admin, 'operator');
+    const other = await createRoleUser(s, admin, 'operator');
+    const second = await loginAs(user, 'Second');
+    const socket = await openSocket(second);
+    const secondId = (await sessions(second)).find((x) => x.current)!.id;
+    const otherId = (await sessions(other.key)).find((x) => x.current)!.id;
+    const path = (userId: number, id: number) => `/api/v1/admin/users/${userId}/sessions/${id}`;
+
+    // Not an administrator: 403; another user's session id under this user: 404, nothing ended.
+    expect((await s.api(path(user.id, secondId), { method: 'DELETE', key: user.key })).status).toBe(
+      403,
+    );
+    const crossed = await s.api(path(user.id, otherId), { method: 'DELETE', key: admin });
+    expect(crossed.status).toBe(404);
+    expect(crossed.body.detail).toEqual(expect.any(String));
+    expect((await me(other.key)).status).toBe(200);
+    expect((await s.api(path(user.id, 0), { method: 'DELETE', key: admin })).status).toBe(422);
+
+    const ended = await s.api(path(user.id, secondId), { method: 'DELETE', key: admin });
+    expect(ended.status).toBe(204);
+    expect(await socket.closed).toBe(4401);
+    expect((await me(second)).status).toBe(401);
+    // The user's other session goes on.
+    expect((await me(user.key)).status).toBe(200);
+    expect((await s.api(path(user.id, secondId), { method: 'DELETE', key: admin })).status).toBe(
+      404,
+    );
+  });
 });

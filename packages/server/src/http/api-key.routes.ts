@@ -174,5 +174,22 @@ export function apiKeyRoutes(keys: ApiKeyService, sessions: SessionService) {
       },
       async (req) => ({ revoked: sessions.revokeAll(req.params.id, requireAuth(req)) }),
     );
+
+    app.delete(
+      '/admin/users/:id/sessions/:keyId',
+      {
+        config: admin,
+        schema: {
+          tags: adminTags,
+          summary: "End one of a user's sessions (its sockets close)",
+          params: UserKeyParams,
+          response: { 204: NoContent, 404: ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        sessions.revoke(req.params.id, req.params.keyId, requireAuth(req));
+        return reply.status(204).send(null);
+      },
+    );
   };
 }

@@ -71,6 +71,48 @@ describe("Settings → Users: a user's sessions and API keys", () => {
     expect(await within(panel).findByText('olga@example.com is not logged in anywhere.'));
   });
 
+  it("signs out one of a user's sessions after a confirmation, the others staying", async () => {
+    const chrome: Session = {
+      ...olgaSession,
+      id: 12,
+      user_agent: 'Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Chrome/131.0 Safari/537.36',
+      last_used_address: '10.0.0.9',
+    };
+    let live = [olgaSession, chrome];
+    const { callsTo } = mockFetch({
+      ...loggedIn(),
+      'GET /admin/users': json({ items: [olga] }),
+      'GET /admin/users/2/sessions': () => json({ items: live }),
+      'DELETE /admin/users/2/sessions/12': () => {
+        live = [olgaSession];
+        return noContent();
+      },
+    });
+    renderApp(PATH);
+    const u = userEvent.setup();
+    await u.click(
+      await screen.findByRole('button', { name: 'Sessions and API keys of olga@example.com' }),
+    );
+    const panel = await screen.findByRole('dialog', {
+      name: 'Sessions and API keys of olga@example.com',
+    });
+    await u.click(
+      await within(panel).findByRole('button', {
+        name: 'Sign out Chrome 131 on Windows from 10.0.0.9',
+      }),
+    );
+    const confirm = await screen.findByRole('dialog', { name: 'Sign out session' });
+    expect(
+      within(confirm).getByText(/olga@example\.com out of Chrome 131 on Windows/),
+    ).toBeInTheDocument();
+    await u.click(within(confirm).getByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('olga@example.com: session signed out')).toBeInTheDocument();
+    expect(callsTo('DELETE', '/admin/users/2/sessions/12')).toHaveLength(1);
+    expect(callsTo('DELETE', '/admin/users/2/sessions')).toHaveLength(0);
+    await waitFor(() => expect(within(panel).queryByText('Chrome 131 on Windows')).toBeNull());
+    expect(within(panel).getByText('Firefox 133 on Linux')).toBeInTheDocument();
+  });
+
   it("revokes a user's API key and shows a failed load with the server detail", async () => {
     let stored = [olgaKey];
     const { callsTo } = mockFetch({

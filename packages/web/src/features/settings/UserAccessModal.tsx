@@ -1,13 +1,15 @@
 import { Button, Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { IconKey, IconLogout, IconDeviceDesktop } from '@tabler/icons-react';
-import type { ApiKey, UserAccount } from '@adam/contracts';
+import type { ApiKey, Session, UserAccount } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { QueryTable } from '../../components/QueryTable';
 import { toast } from '../../layout/toasts';
 import { ApiKeyTable, SessionTable } from './AccessTables';
+import { describeUserAgent } from './userAgent';
 import {
   useRevokeUserApiKey,
+  useRevokeUserSession,
   useRevokeUserSessions,
   useUserApiKeys,
   useUserSessions,
@@ -18,6 +20,7 @@ const reason = (error: unknown) => (isApiError(error) ? error.message : 'Unexpec
 function UserSessions({ user }: { user: UserAccount }) {
   const sessions = useUserSessions(user.id);
   const revokeAll = useRevokeUserSessions();
+  const revokeOne = useRevokeUserSession();
   const count = sessions.data?.items.length ?? 0;
   // The server ends every session of the user, the asking one too when it is theirs.
   const includesMine = sessions.data?.items.some((session) => session.current) ?? false;
@@ -38,11 +41,27 @@ function UserSessions({ user }: { user: UserAccount }) {
         }),
     });
 
+  const askRevoke = (session: Session) =>
+    confirmAction({
+      title: 'Sign out session',
+      message: `Sign ${user.email} out of ${describeUserAgent(session.user_agent)} from ${session.last_used_address ?? session.created_address ?? 'an unknown address'}? That browser must log in again.`,
+      confirmLabel: 'Sign out',
+      danger: true,
+      onConfirm: () =>
+        revokeOne.mutate(
+          { userId: user.id, sessionId: session.id },
+          {
+            onSuccess: () => toast.success(`${user.email}: session signed out`),
+            onError: (error) => toast.error(`Could not sign out the session: ${reason(error)}`),
+          },
+        ),
+    });
+
   return (
     <Stack gap="sm">
       <Group justify="space-between">
         <Text size="sm" c="dimmed">
-          Where {user.email} is logged in. Signing out ends every one of these sessions.
+          Where {user.email} is logged in. Sign out one browser, or every session at once.
         </Text>
         <Button
           size="xs"
@@ -63,7 +82,13 @@ function UserSessions({ user }: { user: UserAccount }) {
         errorTitle="Could not load the sessions"
         empty={{ title: 'No sessions', description: `${user.email} is not logged in anywhere.` }}
       >
-        {(data) => <SessionTable sessions={data.items} />}
+        {(data) => (
+          <SessionTable
+            sessions={data.items}
+            onRevoke={askRevoke}
+            busy={revokeOne.isPending || revokeAll.isPending}
+          />
+        )}
       </QueryTable>
     </Stack>
   );

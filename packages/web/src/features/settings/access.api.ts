@@ -59,6 +59,12 @@ export function revokeUserApiKey(userId: number, keyId: number): Promise<null> {
   });
 }
 
+export function revokeUserSession(userId: number, sessionId: number): Promise<null> {
+  return api.delete<null>(`/admin/users/${userId}/sessions/${sessionId}`, undefined, {
+    silent: true,
+  });
+}
+
 export function revokeUserSessions(userId: number): Promise<RevokedCount> {
   return api.delete<RevokedCount>(`/admin/users/${userId}/sessions`, undefined, { silent: true });
 }
@@ -110,5 +116,9 @@ export const useRevokeOtherSessions = () => useAccessMutation(() => revokeOtherS
 export const useRevokeUserApiKey = () =>
   useAccessMutation(({ userId, keyId }: { userId: number; keyId: number }) =>
     revokeUserApiKey(userId, keyId),
+  );
+export const useRevokeUserSession = () =>
+  useAccessMutation(({ userId, sessionId }: { userId: number; sessionId: number }) =>
+    revokeUserSession(userId, sessionId),
   );
 export const useRevokeUserSessions = () => useAccessMutation(revokeUserSessions);
