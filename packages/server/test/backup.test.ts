@@ -245,9 +245,9 @@ describe('backups', () => {
       DROP TABLE eval_run_results; DROP TABLE eval_runs; DROP TABLE eval_judgments;
       DROP TABLE eval_queries; DROP TABLE eval_set_versions; DROP TABLE eval_sets;
       DROP INDEX snippets_source_title;
-      ALTER TABLE snippets DROP COLUMN section;
       DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
       DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;
+      ALTER TABLE snippets DROP COLUMN section;
       ALTER TABLE users DROP COLUMN role; ALTER TABLE users DROP COLUMN disabled_at;
       ALTER TABLE users DROP COLUMN must_change_password;
       DROP INDEX api_keys_user_kind; CREATE INDEX api_keys_user ON api_keys(user_id);
