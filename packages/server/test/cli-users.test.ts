@@ -1,40 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUserCommand, UsageError } from '../src/cli-users.js';
+import { killCliProcesses, runCli } from './cli-run.js';
 import { startServer, type TestServer } from './helpers.js';
 
 /** Each command is a process started through tsx: seconds apiece on a busy machine. */
 const CLI_TEST_MS = 180_000;
 
-const serverRoot = path.resolve(import.meta.dirname, '..');
-
-const spawned: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+afterAll(killCliProcesses);
 
 /** Runs `adam ...args` on the data dir, as an operator at a terminal would. */
-function adam(dataDir: string, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  spawned.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, out, err })),
-  );
-}
+const adam = runCli;
 
 const oneTimePassword = (out: string) =>
   /One-time password \(shown once\): (\S+)/.exec(out)?.[1] ?? null;

@@ -2,39 +2,15 @@
  * `adam import FILE` in a child process, on a data directory no server uses: the same checks and
  * the same all-or-nothing import as POST /snippets/import, vectors reused or embedded.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
+import { killCliProcesses, runCli } from './cli-run.js';
 import { linkSharedModel, startServer, tempDir } from './helpers.js';
 
-const serverRoot = path.resolve(import.meta.dirname, '..');
-const spawned: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-function runCli(dataDir: string, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  spawned.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
-    child.on('exit', (code) => resolve({ code, out, err })),
-  );
-}
+afterAll(killCliProcesses);
 
 function rows(dataDir: string) {
   const db = new Database(path.join(dataDir, 'adam.db'), { readonly: true });
