@@ -196,6 +196,40 @@ export type SecuritySettings = z.infer<typeof SecuritySettings>;
 
 export const DEFAULT_SECURITY_SETTINGS: SecuritySettings = { audit_retention_days: 365 };
 
+/** Bounds of the quality section (search history and the evaluation workbench's watch). */
+export const QUALITY_BOUNDS = {
+  search_history_retention_days: { min: 1, max: 3650 },
+  evaluation_schedule_hours: { min: 0, max: 720 },
+  evaluation_drop_threshold: { min: 0.001, max: 1, step: 0.005 },
+} as const;
+
+export const QualitySettings = z
+  .object({
+    /** Searches are recorded (query, mode, filters, latency, result ids); off: nothing is kept. */
+    search_history_enabled: z.boolean(),
+    /** Recorded searches older than this many days are deleted by housekeeping. */
+    search_history_retention_days: within(QUALITY_BOUNDS.search_history_retention_days),
+    /**
+     * Watched evaluation sets are run on their own after a rebuild of the index, a switch of the
+     * embedding model, or a change of the search or fusion settings.
+     */
+    evaluation_on_change: z.boolean(),
+    /** Watched sets are also run every this many hours (0: no schedule). */
+    evaluation_schedule_hours: within(QUALITY_BOUNDS.evaluation_schedule_hours),
+    /** A fall of a mode's nDCG@10 beyond this (absolute, 0–1) from the set's last run raises an alert. */
+    evaluation_drop_threshold: within(QUALITY_BOUNDS.evaluation_drop_threshold, z.number()),
+  })
+  .strict();
+export type QualitySettings = z.infer<typeof QualitySettings>;
+
+export const DEFAULT_QUALITY_SETTINGS: QualitySettings = {
+  search_history_enabled: true,
+  search_history_retention_days: 30,
+  evaluation_on_change: true,
+  evaluation_schedule_hours: 24,
+  evaluation_drop_threshold: 0.05,
+};
+
 export const SETTINGS_SECTIONS = [
   'general',
   'processing',
@@ -203,6 +237,7 @@ export const SETTINGS_SECTIONS = [
   'crawler',
   'uploads',
   'security',
+  'quality',
 ] as const;
 export const SettingsSection = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSection>;
@@ -214,6 +249,7 @@ export const SETTINGS_SCHEMAS = {
   crawler: CrawlerSettings,
   uploads: UploadSettings,
   security: SecuritySettings,
+  quality: QualitySettings,
 } as const;
 
 export const AllSettings = z.object({
@@ -223,6 +259,7 @@ export const AllSettings = z.object({
   crawler: CrawlerSettings,
   uploads: UploadSettings,
   security: SecuritySettings,
+  quality: QualitySettings,
 });
 export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];

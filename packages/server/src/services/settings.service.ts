@@ -2,6 +2,7 @@ import {
   DEFAULT_CRAWLER_SETTINGS,
   DEFAULT_GENERAL_SETTINGS,
   DEFAULT_PROCESSING_SETTINGS,
+  DEFAULT_QUALITY_SETTINGS,
   DEFAULT_RESOURCES_SETTINGS,
   DEFAULT_SECURITY_SETTINGS,
   DEFAULT_UPLOAD_SETTINGS,
@@ -27,6 +28,7 @@ const DEFAULTS: AllSettings = {
   crawler: DEFAULT_CRAWLER_SETTINGS,
   uploads: DEFAULT_UPLOAD_SETTINGS,
   security: DEFAULT_SECURITY_SETTINGS,
+  quality: DEFAULT_QUALITY_SETTINGS,
 };
 
 /**
@@ -81,6 +83,7 @@ export class SettingsService {
       crawler: this.get('crawler'),
       uploads: this.get('uploads'),
       security: this.get('security'),
+      quality: this.get('quality'),
     };
   }
 
