@@ -131,6 +131,7 @@ export const ACTIVITY_KINDS = [
   'login',
   'settings',
   'sync',
+  'quality_alert',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

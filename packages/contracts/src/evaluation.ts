@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SearchFilters, SearchMode } from './snippets.js';
+import { SEARCH_MODES, SearchFilters } from './snippets.js';
 
 /** Judgment grades: 0 judged not relevant, 3 the best answer (the BEIR qrels' scale). */
 export const EVALUATION_GRADE_MAX = 3;
@@ -75,6 +75,8 @@ export const UpdateEvaluationSet = z
   .object({
     name: z.string().trim().min(1, 'must not be empty').max(200).optional(),
     description: z.string().trim().max(2000).optional(),
+    /** Watched sets are run on their own (see the quality settings) and raise drop alerts. */
+    watched: z.boolean().optional(),
   })
   .strict();
 export type UpdateEvaluationSet = z.infer<typeof UpdateEvaluationSet>;
@@ -98,6 +100,7 @@ export const EvaluationSet = z.object({
   id: z.number().int(),
   name: z.string(),
   description: z.string(),
+  watched: z.boolean(),
   latest: EvaluationSetVersionInfo,
   created_at: z.string(),
   updated_at: z.string(),
@@ -146,21 +149,41 @@ export const BeirImportSummary = z.object({
 });
 export type BeirImportSummary = z.infer<typeof BeirImportSummary>;
 
-export const EVALUATION_MODES = SearchMode.options;
+/**
+ * What a run scores: the search modes, and `hybrid_rerank`: hybrid with the rerank stage on
+ * (the configured reranker over the fused top N of the processing settings).
+ */
+export const EVALUATION_MODES = [...SEARCH_MODES, 'hybrid_rerank'] as const;
+export const EvaluationMode = z.enum(EVALUATION_MODES, {
+  message: `must be one of ${EVALUATION_MODES.join(', ')}`,
+});
+export type EvaluationMode = z.infer<typeof EvaluationMode>;
+
 export const StartEvaluationRun = z
   .object({
     set_id: z.number().int().positive(),
     /** A version number of the set; its latest when absent. */
     version: z.number().int().positive().optional(),
     modes: z
-      .array(SearchMode)
+      .array(EvaluationMode)
       .min(1, 'must name at least one mode')
-      .max(3)
+      .max(4, 'must name at most 4 modes')
       .default(['keyword', 'vector', 'hybrid'])
       .refine((m) => new Set(m).size === m.length, { message: 'must not repeat a mode' }),
   })
   .strict();
 export type StartEvaluationRun = z.input<typeof StartEvaluationRun>;
+
+/** What queued a run: an operator, or a change the watch reacts to (issue 27, "Continuous"). */
+export const EVALUATION_TRIGGERS = [
+  'manual',
+  'rebuild',
+  'model_switch',
+  'settings',
+  'schedule',
+] as const;
+export const EvaluationTrigger = z.enum(EVALUATION_TRIGGERS);
+export type EvaluationTrigger = z.infer<typeof EvaluationTrigger>;
 
 export const RUN_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const RunStatus = z.enum(RUN_STATUSES);
@@ -171,6 +194,8 @@ export const RunState = z.object({
   index: z.object({ type: z.string(), storage: z.string(), dimension: z.number().int() }),
   fusion: z.object({ vector_weight: z.number() }),
   snippet_count: z.number().int(),
+  /** The reranker a hybrid_rerank mode ran with; null when the run had no such mode. */
+  reranker: z.object({ model: z.string(), top_n: z.number().int() }).nullable().default(null),
 });
 export type RunState = z.infer<typeof RunState>;
 
@@ -183,7 +208,7 @@ export const QueryMetrics = z.object({
 export type QueryMetrics = z.infer<typeof QueryMetrics>;
 
 export const ModeSummary = QueryMetrics.extend({
-  mode: SearchMode,
+  mode: EvaluationMode,
   queries: z.number().int(),
   latency_p50_ms: z.number(),
   latency_p95_ms: z.number(),
@@ -195,8 +220,9 @@ export const EvaluationRun = z.object({
   set_id: z.number().int(),
   set_name: z.string(),
   version: z.number().int(),
-  modes: z.array(SearchMode),
+  modes: z.array(EvaluationMode),
   status: RunStatus,
+  trigger: EvaluationTrigger,
   job_id: z.number().int().nullable(),
   state: RunState.nullable(),
   summary: z.array(ModeSummary),
@@ -215,14 +241,14 @@ export const EvaluationRunListQuery = z.object({
 export const QueryResult = QueryMetrics.extend({
   key: z.number().int(),
   text: z.string(),
-  mode: SearchMode,
+  mode: EvaluationMode,
   /** The snippet ids returned, best first (up to 100). */
   ranked: z.array(z.number().int()),
   latency_ms: z.number(),
 });
 export type QueryResult = z.infer<typeof QueryResult>;
 export const QueryResultList = z.object({ results: z.array(QueryResult) });
-export const QueryResultListQuery = z.object({ mode: SearchMode.optional() });
+export const QueryResultListQuery = z.object({ mode: EvaluationMode.optional() });
 
 /** Two runs side by side: per query and mode (matched by the query's key), head minus base. */
 export const RunComparisonQuery = z.object({
@@ -232,7 +258,7 @@ export const RunComparisonQuery = z.object({
 export const QueryComparison = z.object({
   key: z.number().int(),
   text: z.string(),
-  mode: SearchMode,
+  mode: EvaluationMode,
   base: QueryMetrics,
   head: QueryMetrics,
   delta: QueryMetrics,
@@ -250,7 +276,7 @@ export const RunComparison = z.object({
   head: EvaluationRun,
   summary: z.array(
     z.object({
-      mode: SearchMode,
+      mode: EvaluationMode,
       gained: z.number().int(),
       lost: z.number().int(),
       unchanged: z.number().int(),
@@ -260,3 +286,52 @@ export const RunComparison = z.object({
   queries: z.array(QueryComparison),
 });
 export type RunComparison = z.infer<typeof RunComparison>;
+
+/** An alert names at most this many lost queries (the worst first); lost_count has them all. */
+export const MAX_ALERT_LOST_QUERIES = 20;
+/** A lost query's text is kept cut to this many characters in its alert. */
+export const MAX_ALERT_QUERY_TEXT = 200;
+
+export const LostQuery = z.object({
+  key: z.number().int(),
+  text: z.string(),
+  base_ndcg_10: z.number(),
+  head_ndcg_10: z.number(),
+});
+export type LostQuery = z.infer<typeof LostQuery>;
+
+/**
+ * A mode's nDCG@10 fell from the set's previous completed run by more than the quality
+ * settings' evaluation_drop_threshold: raised when the run completes, open until dismissed.
+ */
+export const QualityAlert = z.object({
+  id: z.number().int(),
+  set_id: z.number().int(),
+  set_name: z.string(),
+  run_id: z.number().int(),
+  base_run_id: z.number().int(),
+  mode: ModeSummary.shape.mode,
+  base_ndcg_10: z.number(),
+  head_ndcg_10: z.number(),
+  /** base minus head, > 0. */
+  fall: z.number(),
+  /** The threshold in force when the alert was raised. */
+  threshold: z.number(),
+  trigger: EvaluationTrigger,
+  lost_count: z.number().int(),
+  lost_queries: z.array(LostQuery),
+  created_at: z.string(),
+  dismissed_at: z.string().nullable(),
+  dismissed_by: z.string().nullable(),
+});
+export type QualityAlert = z.infer<typeof QualityAlert>;
+export const QualityAlertList = z.object({ alerts: z.array(QualityAlert) });
+export type QualityAlertList = z.infer<typeof QualityAlertList>;
+export const QualityAlertListQuery = z.object({
+  /** true: dismissed alerts too (newest first either way). */
+  all: z
+    .enum(['true', 'false'], { message: "must be 'true' or 'false'" })
+    .optional()
+    .transform((v) => v === 'true'),
+});
+export const QualityAlertParams = z.object({ id: z.coerce.number().int().positive() });

@@ -21,3 +21,4 @@ export * from './syncs.js';
 export * from './crawls.js';
 export * from './documents.js';
 export * from './evaluation.js';
+export * from './search-history.js';

@@ -1,7 +1,18 @@
 import { z } from 'zod';
 
-/** What a model does; the create and edit dialogs offer all five, the tabs show the first two. */
-export const MODEL_TYPES = ['embedding', 'spacy', 'emotion', 'sentiment', 'transformer'] as const;
+/**
+ * What a model does; the create and edit dialogs offer all of them, the tabs show the first two.
+ * The spec's five come first; `reranker` (an ONNX cross-encoder scoring query–text pairs, for
+ * the rerank stage of hybrid search) follows.
+ */
+export const MODEL_TYPES = [
+  'embedding',
+  'spacy',
+  'emotion',
+  'sentiment',
+  'transformer',
+  'reranker',
+] as const;
 export const ModelType = z.enum(MODEL_TYPES, {
   message: `must be one of ${MODEL_TYPES.join(', ')}`,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
+import { RERANK_TOP_N_BOUNDS } from './snippets.js';
 import { CrawlerSettings } from './crawls.js';
 import { UploadSettings } from './documents.js';
 import {
@@ -49,6 +50,7 @@ export const PROCESSING_BOUNDS = {
   // From 1 s, for operators who want hostile pages dropped fast (and for tests); up to 10 min
   // for a slow CPU running a large model.
   task_timeout_seconds: { min: 1, max: 600 },
+  rerank_top_n: RERANK_TOP_N_BOUNDS,
 } as const;
 
 /** A number held to its bounds, with the messages the form shows beside the field. */
@@ -99,9 +101,21 @@ export const ProcessingSettings = z
      * a batch); past it the thread is stopped and replaced, and the URL fails with an error.
      */
     task_timeout_seconds: within(B.task_timeout_seconds),
+    /** Hybrid searches rerank their fused top rerank_top_n with reranker_model. */
+    rerank_enabled: z.boolean(),
+    rerank_top_n: within(B.rerank_top_n),
+    /** The installed reranker model's name; '' when none is chosen. */
+    reranker_model: z.string().trim().max(200, 'must be at most 200 characters'),
   })
   .strict()
   .superRefine((s, ctx) => {
+    if (s.rerank_enabled && s.reranker_model === '') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reranker_model'],
+        message: 'must name an installed reranker model when rerank_enabled is on',
+      });
+    }
     if (s.segment_min_length > s.segment_max_length) {
       ctx.addIssue({
         code: 'custom',
@@ -135,6 +149,9 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
   // A normal page takes well under a second to extract and analyse with the built-in embedder;
   // a large ONNX model on a slow CPU a few seconds. A minute is far past both.
   task_timeout_seconds: 60,
+  rerank_enabled: false,
+  rerank_top_n: 20,
+  reranker_model: '',
 };
 
 export const METRICS_REFRESH_MIN_MS = 1000;

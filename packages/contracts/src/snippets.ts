@@ -12,6 +12,11 @@ export const SNIPPET_PAGE_SIZE = 50;
 export const SNIPPET_SEARCH_K = 5;
 export const INDEX_SEARCH_K = 10;
 export const MAX_SEARCH_K = 100;
+/**
+ * How many of hybrid search's fused results the rerank stage re-scores: at least a pair to
+ * reorder; 100 pairs through a small cross-encoder take ~0.1–1 s on a CPU.
+ */
+export const RERANK_TOP_N_BOUNDS = { min: 2, max: 100 } as const;
 
 /**
  * How a search finds snippets: `keyword` ranks by FTS5 bm25 over the stemmed words (any of
@@ -212,6 +217,20 @@ export const SnippetSearchRequest = z.object({
     .default(SNIPPET_SEARCH_K),
   filters: SearchFilters.optional(),
   mode: SearchMode.default('hybrid'),
+  /** false: this search is not recorded in the search history (recorded by default). */
+  history: z.boolean().optional(),
+  /**
+   * Rerank the fused top N with the configured reranker (hybrid only); absent: the processing
+   * setting rerank_enabled decides.
+   */
+  rerank: z.boolean().optional(),
+  /** N for this search; absent: the processing setting rerank_top_n. */
+  rerank_top_n: z
+    .number()
+    .int()
+    .min(RERANK_TOP_N_BOUNDS.min, `must be at least ${RERANK_TOP_N_BOUNDS.min}`)
+    .max(RERANK_TOP_N_BOUNDS.max, `must be at most ${RERANK_TOP_N_BOUNDS.max}`)
+    .optional(),
 });
 export type SnippetSearchRequest = z.input<typeof SnippetSearchRequest>;
 
@@ -234,6 +253,11 @@ export const SnippetSearchResult = Snippet.extend({
   vector_score: z.number().nullable(),
   /** bm25 relevance, higher is better (null when no query word is in the snippet). */
   keyword_score: z.number().nullable(),
+  /**
+   * The reranker's score (its logit, higher is more relevant) when the rerank stage re-scored
+   * this result, which then ranks it above every result not re-scored; null otherwise.
+   */
+  rerank_score: z.number().nullable(),
 });
 export type SnippetSearchResult = z.infer<typeof SnippetSearchResult>;
 export const SnippetSearchResponse = z.object({
@@ -242,6 +266,10 @@ export const SnippetSearchResponse = z.object({
   results: z.array(SnippetSearchResult),
   total: z.number().int(),
   latency_ms: z.number(),
+  /** The rerank stage when it ran (hybrid only): its model, N and its own cost; null otherwise. */
+  rerank: z
+    .object({ model: z.string(), top_n: z.number().int(), latency_ms: z.number() })
+    .nullable(),
 });
 export type SnippetSearchResponse = z.infer<typeof SnippetSearchResponse>;
 

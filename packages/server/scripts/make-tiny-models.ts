@@ -3,13 +3,15 @@
  *
  *   npx tsx packages/server/scripts/make-tiny-models.ts <outDir>
  *
- * gives <outDir>/adam-test/tiny-embedder, adam-test/tiny-ner and adam-test/tiny-sentiment, each
+ * gives <outDir>/adam-test/tiny-embedder, adam-test/tiny-ner, adam-test/tiny-sentiment and
+ * adam-test/tiny-reranker (a cross-encoder, model type reranker), each
  * with config.json, tokenizer.json, tokenizer_config.json, special_tokens_map.json and
  * onnx/model.onnx, and prints every file with its size and sha256. Same bytes on every run.
  */
 import path from 'node:path';
 import {
   describeModelFiles,
+  writeTinyCrossEncoder,
   writeTinyEmbeddingModel,
   writeTinyTextClassifier,
   writeTinyTokenClassifier,
@@ -20,6 +22,7 @@ const TINY_MODELS: Record<string, (dir: string) => Promise<TinyModelFiles>> = {
   'adam-test/tiny-embedder': (dir) => writeTinyEmbeddingModel(dir),
   'adam-test/tiny-ner': (dir) => writeTinyTokenClassifier(dir),
   'adam-test/tiny-sentiment': (dir) => writeTinyTextClassifier(dir),
+  'adam-test/tiny-reranker': (dir) => writeTinyCrossEncoder(dir),
 };
 
 const outDir = process.argv[2];

@@ -43,6 +43,7 @@ import { SystemProbe } from './metrics/system-probe.js';
 import { MetricsSamplerService } from './services/metrics-sampler.service.js';
 import { MetricsHistoryRepository } from './store/metrics-history.repository.js';
 import { OnnxRunner } from './embedding/onnx-embedder.js';
+import { OnnxReranker } from './embedding/onnx-reranker.js';
 import { createQueue, startQueue } from './jobs/create-queue.js';
 import type { QueueDriver } from './jobs/queue-driver.js';
 import { RateWindow } from './lib/rate-window.js';
@@ -75,6 +76,12 @@ import { ImportService } from './services/import.service.js';
 import { importerFor } from './services/import-file.js';
 import { importRoutes } from './http/import.routes.js';
 import { evaluationRoutes } from './http/evaluation.routes.js';
+import { qualityAlertRoutes } from './http/quality-alert.routes.js';
+import { EvaluationWatchService } from './services/evaluation-watch.service.js';
+import { QualityAlertRepository } from './store/quality-alert.repository.js';
+import { registerSearchRecorder, searchHistoryRoutes } from './http/search-history.routes.js';
+import { SearchHistoryService } from './services/search-history.service.js';
+import { SearchHistoryRepository } from './store/search-history.repository.js';
 import { EvaluationService } from './services/evaluation.service.js';
 import { EvaluationRepository } from './store/evaluation.repository.js';
 import { MAX_IMPORT_BYTES } from '@adam/contracts';
@@ -133,6 +140,8 @@ export interface Adam {
     crawlSyncs: CrawlSyncService;
     syncScheduler: SyncScheduler;
     evaluations: EvaluationService;
+    evaluationWatch: EvaluationWatchService;
+    searchHistory: SearchHistoryService;
   };
   /** Resolves once the queue took over its jobs and started its workers (Redis mode: in the background). */
   queueStarted: Promise<void>;
@@ -345,6 +354,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     maxBytes: opts.importMaxBytes ?? MAX_IMPORT_BYTES,
     log,
   });
+  /** The processing settings' reranker when it is installed, with its N; null otherwise. */
+  const configuredReranker = () => {
+    const p = settings.get('processing');
+    const found = p.reranker_model === '' ? null : models.reranker(p.reranker_model);
+    return found && { model: found.name, top_n: p.rerank_top_n };
+  };
   const evaluations = new EvaluationService({
     repo: new EvaluationRepository(db),
     search: (req) => snippets.search(req),
@@ -363,14 +378,32 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         },
         fusion: { vector_weight: processing.search_vector_weight },
         snippet_count: repos.snippets.count(),
+        reranker: configuredReranker(),
       };
     },
+    reranker: () => configuredReranker(),
     jobStatus: (jobId) => repos.jobs.findById(jobId)?.status ?? null,
     log,
     now: opts.now,
     transaction: (fn) => db.transaction(fn)(),
   });
   built.evaluations = evaluations;
+  const evaluationWatch = new EvaluationWatchService({
+    evaluations,
+    repo: new EvaluationRepository(db),
+    alerts: new QualityAlertRepository(db),
+    bus,
+    log,
+    quality: () => settings.get('quality'),
+    processing: () => settings.get('processing'),
+    jobOf: (jobId) => {
+      const row = repos.jobs.findById(jobId);
+      return row
+        ? { type: row.type, metadata: JSON.parse(row.metadata) as Record<string, unknown> }
+        : null;
+    },
+    now: opts.now,
+  });
   const embeddingSwitch = new EmbeddingSwitchService({
     engine,
     index,
@@ -383,6 +416,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     active: () => models.activeEmbeddingName(),
     problem: (name) => models.embeddingProblem(name),
     activate: (name) => models.activateEmbeddingByName(name),
+  });
+  settings.bindRerankerModel((name) => models.rerankerProblem(name));
+  // The rerank stage of hybrid search: the configured reranker, run on the engine's threads.
+  snippets.useReranker({
+    settings: () => {
+      const p = settings.get('processing');
+      return { enabled: p.rerank_enabled, top_n: p.rerank_top_n, model: p.reranker_model };
+    },
+    reranker: (name) => {
+      const found = models.reranker(name);
+      return found && new OnnxReranker(engine, found.name, found.dir);
+    },
   });
   const encyclopedia = new EncyclopediaClient({ baseUrl: config.wikipediaUrl, fetcher });
   const playground = new PlaygroundService({
@@ -427,7 +472,27 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     engineStarting: () => engineStarting,
   });
   const audit = new AuditService({ audit: new AuditRepository(db), log, now: opts.now });
+  const searchHistory = new SearchHistoryService({
+    history: new SearchHistoryRepository(db),
+    settings: () => settings.get('quality'),
+    log,
+    now: opts.now,
+  });
+  bus.on('settings.updated', ({ section }) => {
+    if (section === 'quality') searchHistory.settingsChanged();
+  });
+  searchHistory.start();
+  // Written before a restore replaces the store, and the switch read again from the restored one.
+  backups.holdDuringRestore({
+    what: 'search history',
+    pause: () => searchHistory.stop(),
+    resume: () => {
+      searchHistory.settingsChanged();
+      searchHistory.start();
+    },
+  });
   const housekeeping = new HousekeepingService({
+    searchHistory,
     audit,
     auditRetentionDays: () => settings.get('security').audit_retention_days,
     backups,
@@ -463,6 +528,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         settings,
         sessionOf: (secret) => repos.keys.findByHash(hashApiKey(secret)),
       });
+      registerSearchRecorder(api, searchHistory);
       await api.register(authRoutes(auth, config.apiKeyTtlSeconds + config.refreshGraceSeconds));
       await api.register(
         userRoutes(
@@ -488,6 +554,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       await api.register(snippetRoutes(snippets, index));
       await api.register(importRoutes(imports));
       await api.register(evaluationRoutes(evaluations));
+      await api.register(qualityAlertRoutes(evaluationWatch));
+      await api.register(searchHistoryRoutes(searchHistory));
       await api.register(uploadRoutes(uploads));
       await api.register(playgroundRoutes(playground));
       await api.register(backupRoutes(backups));
@@ -565,6 +633,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   backups.start();
   metricsSampler.start();
   syncScheduler.start();
+  evaluationWatch.start();
   await uploads.start();
 
   await adminCreated;
@@ -574,6 +643,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await metricsSampler.stop();
     // Before the queue: no auto backup or scheduled sync starts while the jobs wind down.
     syncScheduler.close();
+    evaluationWatch.close();
     await backups.close();
     await queue.close();
     await models.close();
@@ -584,6 +654,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await reconciled;
     // The refused calls it still holds as a count are written while the database is open.
     audit.close();
+    searchHistory.stop();
     await core.close();
   });
 
@@ -612,6 +683,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       crawlSyncs,
       syncScheduler,
       evaluations,
+      evaluationWatch,
+      searchHistory,
     },
     reconciled,
     queueStarted,

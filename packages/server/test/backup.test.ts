@@ -242,6 +242,7 @@ describe('backups', () => {
       DROP TRIGGER snippets_ai; DROP TRIGGER snippets_ad; DROP TRIGGER snippets_au;
       DROP TABLE snippets_fts; DROP VIEW snippets_keyword;
       ALTER TABLE import_staging DROP COLUMN section;
+      DROP TABLE quality_alerts;
       DROP TABLE eval_run_results; DROP TABLE eval_runs; DROP TABLE eval_judgments;
       DROP TABLE eval_queries; DROP TABLE eval_set_versions; DROP TABLE eval_sets;
       DROP INDEX snippets_source_title;
@@ -256,6 +257,7 @@ describe('backups', () => {
       ALTER TABLE api_keys DROP COLUMN last_used_address; ALTER TABLE api_keys DROP COLUMN user_agent;
       ALTER TABLE api_keys DROP COLUMN created_address;
       DROP TABLE audit_log; DROP TABLE audit_chain;
+      DROP TABLE search_history;
       DELETE FROM schema_migrations WHERE id > 5;
     `);
     const vectors = old

@@ -39,8 +39,12 @@ describe('settings', () => {
       search_vector_weight: 0.4,
       // Ours: the time budget of one task on a worker thread (issue 23).
       task_timeout_seconds: 60,
+      // Ours: the rerank stage of hybrid search, off and without a model (issue 27).
+      rerank_enabled: false,
+      rerank_top_n: 20,
+      reranker_model: '',
     });
-    expect(Object.keys(r.body.processing)).toHaveLength(18);
+    expect(Object.keys(r.body.processing)).toHaveLength(21);
     expect(r.body.resources).toEqual({ metrics_refresh_ms: 5000 });
     expect(r.body.general.auto_backup).toBe(true);
     expect((await get('processing')).body).toEqual(r.body.processing);

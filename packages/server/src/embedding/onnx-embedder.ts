@@ -112,6 +112,11 @@ export class OnnxRunner {
     return this.run('textClassify', request);
   }
 
+  /** One score per (query, text) pair from a cross-encoder (a reranker model). */
+  rerank(request: { dir: string; query: string; texts: string[] }): Promise<number[]> {
+    return this.run('rerank', request);
+  }
+
   /** Frees the model on every thread; answers 1 if it was loaded, 0 if not. */
   async unload(request: { dir: string }): Promise<number> {
     const results = await this.everyThread<string[]>('unload', {

@@ -1,8 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { env, LogLevel, pipeline } from '@huggingface/transformers';
+import { env, LogLevel, pipeline, Tensor } from '@huggingface/transformers';
 import { normalizeInPlace } from './embedder.js';
+import {
+  encodePairs,
+  pairScores,
+  RERANK_CHARS_PER_TOKEN,
+  RERANK_MAX_TOKENS,
+} from './onnx-reranker.js';
 import { awaitAllThreads, type BarrierTask } from './every-thread.js';
 import { transferring } from './embedder.worker.js';
 import { REQUIRED_MODEL_FILES } from './model-files.js';
@@ -66,6 +72,11 @@ export interface TextRequest extends ModelRef {
   text: string;
 }
 
+export interface RerankRequest extends ModelRef {
+  query: string;
+  texts: string[];
+}
+
 export type OnnxEntityLabel = 'PERSON' | 'ORG' | 'GPE' | 'MISC';
 
 export interface OnnxEntity {
@@ -114,14 +125,20 @@ interface TensorLike {
 interface TokenizerLike {
   (texts: string | string[], options: object): Record<string, TensorLike>;
   decode(ids: number[], options: object): string;
+  encode(text: string, options: { add_special_tokens: boolean }): number[];
+  convert_tokens_to_ids(token: string): number;
   all_special_ids: number[];
+  sep_token_id?: number;
+  pad_token_id?: number;
+  model_max_length: number;
+  _tokenizerConfig?: { cls_token?: string | { content?: string } };
 }
 /** The parts of a transformers.js pipeline used here (its own types are generic per task). */
 interface PipelineLike {
   (input: string | string[], options?: object): Promise<unknown>;
   tokenizer: TokenizerLike;
   model: ((inputs: object) => Promise<Record<string, TensorLike>>) & {
-    config: { id2label?: Record<string, string> };
+    config: { id2label?: Record<string, string>; max_position_embeddings?: number };
   };
   dispose(): Promise<void>;
 }
@@ -311,6 +328,55 @@ function meanPooled(hidden: TensorLike, mask: TensorLike): Float32Array {
     normalizeInPlace(v);
   }
   return out;
+}
+
+/**
+ * One score per (query, text) pair from a cross-encoder: the pairs laid out by encodePairs
+ * (onnx-reranker.ts) with the model's tokenizer, in batches of MODEL_BATCH.
+ */
+async function runRerank(
+  pipe: PipelineLike,
+  query: string,
+  texts: readonly string[],
+): Promise<number[]> {
+  const tok = pipe.tokenizer;
+  const maxLength = Math.min(
+    RERANK_MAX_TOKENS,
+    Number.isFinite(tok.model_max_length) ? tok.model_max_length : RERANK_MAX_TOKENS,
+    pipe.model.config.max_position_embeddings ?? RERANK_MAX_TOKENS,
+  );
+  const clsToken = tok._tokenizerConfig?.cls_token;
+  const cls = tok.convert_tokens_to_ids(
+    typeof clsToken === 'string' ? clsToken : (clsToken?.content ?? '[CLS]'),
+  );
+  const sep = tok.sep_token_id;
+  if (cls === undefined || sep === undefined) {
+    throw new Error('the tokenizer has no [CLS] or [SEP] token: not a BERT-style cross-encoder');
+  }
+  const special = { cls, sep, pad: tok.pad_token_id ?? 0 };
+  const maxChars = maxLength * RERANK_CHARS_PER_TOKEN;
+  const ids = (t: string) => tok.encode(t.slice(0, maxChars), { add_special_tokens: false });
+  const queryIds = ids(query);
+  const scores: number[] = [];
+  for (let i = 0; i < texts.length; i += MODEL_BATCH) {
+    const batch = texts.slice(i, i + MODEL_BATCH).map(ids);
+    const pairs = encodePairs(queryIds, batch, special, maxLength);
+    const shape = [batch.length, pairs.input_ids[0]!.length];
+    const tensor = (rows: number[][]) =>
+      new Tensor(
+        'int64',
+        BigInt64Array.from(rows.flat(), (x) => BigInt(x)),
+        shape,
+      );
+    const { logits } = await pipe.model({
+      input_ids: tensor(pairs.input_ids),
+      attention_mask: tensor(pairs.attention_mask),
+      token_type_ids: tensor(pairs.token_type_ids),
+    });
+    if (logits === undefined) throw new Error('the model has no logits output');
+    scores.push(...pairScores(logits.dims, logits.data as Float32Array));
+  }
+  return scores;
 }
 
 async function runTextClassification(pipe: PipelineLike, text: string): Promise<LabelScore[]> {
@@ -546,6 +612,12 @@ export async function tokenClassify(request: TextRequest): Promise<OnnxEntity[]>
 export async function textClassify(request: TextRequest): Promise<LabelScore[]> {
   const { pipe } = await getLoaded(request, 'text-classification');
   return runTextClassification(pipe, request.text);
+}
+
+/** A cross-encoder (loaded as a sequence classifier): one score per (query, text) pair. */
+export async function rerank(request: RerankRequest): Promise<number[]> {
+  const { pipe } = await getLoaded(request, 'text-classification');
+  return runRerank(pipe, request.query, request.texts);
 }
 
 /** Frees the model's sessions on this thread; answers the directories unloaded (0 or 1). */

@@ -78,6 +78,25 @@ async function embedOnnx(dir: string, texts: string[]): Promise<EmbedSpaceResult
   return { packed, dimension };
 }
 
+export interface RerankTask extends TimedTask {
+  /** The reranker model's absolute directory. */
+  dir: string;
+  query: string;
+  texts: string[];
+}
+
+/** One score per (query, text) pair from a reranker (cross-encoder) model. */
+export async function rerankPairs(task: RerankTask): Promise<number[]> {
+  markStarted(task);
+  onnx ??= loadOnnxRuntime();
+  return (await onnx).rerank({
+    modelsRoot: path.dirname(task.dir),
+    dir: path.basename(task.dir),
+    query: task.query,
+    texts: task.texts,
+  });
+}
+
 /**
  * Frees the ONNX models this thread loaded (one task of a broadcast: every thread runs it);
  * they load again on their next use. Answers their directories.

@@ -32,6 +32,7 @@ import type {
   ExtractTaskResult,
   RankResult,
   RankTask,
+  RerankTask,
   RobotsTask,
   SitemapTask,
   SitemapTaskResult,
@@ -445,6 +446,18 @@ export class Engine implements Embedder {
     const budget = { kind: 'ranking' as const, seconds: this.budgetS(opts.timeoutS) };
     return this.track((pool) =>
       this.runTask<RankResult>(pool, 'rank', task, { budget, signal: opts.signal }),
+    );
+  }
+
+  /**
+   * One score per (query, text) pair from the reranker model in `dir`, on a worker thread (the
+   * model loads there on first use), under the ranking budget.
+   */
+  rerank(dir: string, query: string, texts: string[], opts: TaskOptions = {}): Promise<number[]> {
+    const task: RerankTask = { dir, query, texts };
+    const budget = { kind: 'ranking' as const, seconds: this.budgetS(opts.timeoutS) };
+    return this.track((pool) =>
+      this.runTask<number[]>(pool, 'rerankPairs', task, { budget, signal: opts.signal }),
     );
   }
 

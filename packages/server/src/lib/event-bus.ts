@@ -18,6 +18,9 @@ export interface BusEvents {
   model_progress: ServerMessageFields<'model_progress'>;
   'workers.changed': { running: number };
   'settings.updated': ServerMessageFields<'settings.updated'>;
+  /** A watched evaluation set's run fell beyond the drop threshold (EvaluationWatchService). */
+  quality_alert: ServerMessageFields<'quality_alert'> & { lost_texts: string[] };
+  quality_alert_dismissed: ServerMessageFields<'quality_alert_dismissed'>;
   'auth.key_revoked': { key_id: number };
   'snippets.added': { ids: number[]; job_id: number | null };
   'snippets.deleted': { ids: number[] };

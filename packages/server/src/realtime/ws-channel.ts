@@ -45,6 +45,8 @@ const FORWARD: { [K in Forwarded]: (payload: BusEvents[K]) => ServerMessageOf<K>
   model_warning: (p) => serverMessage('model_warning', p),
   model_progress: (p) => serverMessage('model_progress', p),
   'settings.updated': (p) => serverMessage('settings.updated', p),
+  quality_alert: ({ lost_texts: _texts, ...alert }) => serverMessage('quality_alert', alert),
+  quality_alert_dismissed: (p) => serverMessage('quality_alert_dismissed', p),
 };
 /** Events that change the counts of stats_update: a debounced push follows them. */
 const STATS_EVENTS: readonly BusEventName[] = [

@@ -126,6 +126,18 @@ export class ActivityService {
           message: `Sync of crawl ${e.crawl_id}: ${crawlSyncSummary(e.sync)}`,
         }),
       ),
+      bus.on('quality_alert', (e) =>
+        this.add({
+          kind: 'quality_alert',
+          level: 'warning',
+          job_id: null,
+          message:
+            `Search quality fell on evaluation set "${e.set_name}" (${e.mode}): nDCG@10 −${e.fall.toFixed(3)}, ${e.lost_count} ${e.lost_count === 1 ? 'query' : 'queries'} lost${e.lost_texts.length ? `: ${e.lost_texts.map((t) => `"${t}"`).join(', ')}` : ''}`.slice(
+              0,
+              1000,
+            ),
+        }),
+      ),
       bus.on('settings.saved', (e) =>
         this.add({
           kind: 'settings',

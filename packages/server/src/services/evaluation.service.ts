@@ -10,6 +10,7 @@ import {
   type EvaluationSet,
   type EvaluationSetVersion,
   type EvaluationSetVersionInfo,
+  type EvaluationTrigger,
   type ImportSummary,
   type Judgment,
   type JudgmentInput,
@@ -17,6 +18,7 @@ import {
   type QueryComparison,
   type QueryResult,
   type RunComparison,
+  type EvaluationMode,
   type RunState,
   type SearchMode,
   type SnippetSearchResponse,
@@ -56,6 +58,8 @@ export type RunSearch = (req: {
   k: number;
   mode: SearchMode;
   filters?: z.output<typeof SearchFilters>;
+  /** Set for a hybrid search: whether the rerank stage runs, whatever the settings say. */
+  rerank?: boolean;
 }) => Promise<SnippetSearchResponse>;
 
 /** What the evaluation_run job hands the run: progress and whether to stop. */
@@ -67,7 +71,7 @@ export interface RunControl {
 
 /** How the run ended, for the job. */
 export type RunEnd =
-  | { status: 'completed'; queries: number; modes: SearchMode[] }
+  | { status: 'completed'; queries: number; modes: EvaluationMode[] }
   | { status: 'cancelled' }
   | { status: 'interrupted' }
   | { status: 'failed'; error: string };
@@ -105,8 +109,13 @@ export class EvaluationService {
       queueRun: (runId: number) => number;
       /** Sends a JSON Lines import to the import path (POST /snippets/import's service). */
       importLines: (body: Readable) => Promise<ImportSummary>;
-      /** The state a run measures (embedder, index, fusion settings, snippet count). */
+      /**
+       * The state a run measures (embedder, index, fusion settings, snippet count, and the
+       * configured reranker with its N, or null).
+       */
       state: () => RunState;
+      /** The configured reranker when it is installed (the hybrid_rerank mode needs one). */
+      reranker?: () => { model: string; top_n: number } | null;
       log: Logger;
       now?: () => number;
       /** The status of a run's job (null once deleted): a run whose job ended unseen is closed. */
@@ -292,7 +301,17 @@ export class EvaluationService {
 
   // ------------------------------------------------------------------------------ runs
 
-  startRun(input: { set_id: number; version?: number; modes: SearchMode[] }): EvaluationRun {
+  startRun(input: {
+    set_id: number;
+    version?: number;
+    modes: EvaluationMode[];
+    trigger?: EvaluationTrigger;
+  }): EvaluationRun {
+    if (input.modes.includes('hybrid_rerank') && !this.deps.reranker?.()) {
+      throw new Conflict(
+        'hybrid_rerank needs a reranker: install a reranker model and choose it in the processing settings (reranker_model)',
+      );
+    }
     const set = this.setRow(input.set_id);
     const version =
       input.version === undefined
@@ -303,10 +322,24 @@ export class EvaluationService {
       throw new Unprocessable(
         `Version ${version.number} of evaluation set ${set.id} has no queries`,
       );
-    const runId = this.deps.repo.insertRun(set.id, version.id, input.modes, this.now());
+    const runId = this.deps.repo.insertRun(
+      set.id,
+      version.id,
+      input.modes,
+      this.now(),
+      input.trigger,
+    );
     const jobId = this.deps.queueRun(runId);
     this.deps.repo.setRunJob(runId, jobId);
     return this.getRun(runId);
+  }
+
+  /** Whether the set has a run waiting or running (its job still alive). */
+  hasRunInProgress(setId: number): boolean {
+    return this.deps.repo.listUnfinishedRuns(setId).some((r) => {
+      const status = this.settled(r).status;
+      return status === 'pending' || status === 'running';
+    });
   }
 
   listRuns(setId?: number): { runs: EvaluationRun[] } {
@@ -317,7 +350,7 @@ export class EvaluationService {
     return this.toRun(this.runRow(id));
   }
 
-  results(id: number, mode?: SearchMode): { results: QueryResult[] } {
+  results(id: number, mode?: EvaluationMode): { results: QueryResult[] } {
     const run = this.runRow(id);
     const texts = new Map(
       this.deps.repo.listQueries(run.version_id).map((q) => [q.query_key, q.text]),
@@ -339,13 +372,19 @@ export class EvaluationService {
     if (!run) return { status: 'failed', error: `Evaluation run ${runId} not found (deleted?)` };
     if (run.status === 'completed' || run.status === 'cancelled')
       return { status: 'failed', error: `Evaluation run ${runId} already ended (${run.status})` };
-    repo.startRun(runId, this.deps.state(), this.now());
-    const modes = JSON.parse(run.modes) as SearchMode[];
+    const modes = JSON.parse(run.modes) as EvaluationMode[];
+    const state = this.deps.state();
+    // The reranker is part of what was measured only when a mode used it.
+    repo.startRun(
+      runId,
+      { ...state, reranker: modes.includes('hybrid_rerank') ? state.reranker : null },
+      this.now(),
+    );
     const queries = repo.listQueries(run.version_id);
     const judgments = repo.judgmentsOf(run.version_id);
     const judged = queries.map((q) => this.judgedUnits(judgments.get(q.id) ?? []));
     const total = queries.length * modes.length;
-    const perMode = new Map<SearchMode, { metrics: Metrics[]; latencies: number[] }>();
+    const perMode = new Map<EvaluationMode, { metrics: Metrics[]; latencies: number[] }>();
     let batch: EvalResultRow[] = [];
     let done = 0;
     try {
@@ -362,11 +401,15 @@ export class EvaluationService {
             ? (JSON.parse(q.filters) as z.output<typeof SearchFilters>)
             : undefined;
           const started = performance.now();
+          // hybrid_rerank is hybrid with the stage on; hybrid itself is measured without it.
           const answer = await this.deps.search({
             query: q.text,
             k: EVALUATION_DEEP_K,
-            mode,
+            mode: mode === 'hybrid_rerank' ? 'hybrid' : mode,
             filters,
+            ...(mode === 'hybrid_rerank' || mode === 'hybrid'
+              ? { rerank: mode === 'hybrid_rerank' }
+              : {}),
           });
           const latency = performance.now() - started;
           const ranked = answer.results.map((r) => r.snippet_id);
@@ -573,6 +616,7 @@ export class EvaluationService {
       id: s.id,
       name: s.name,
       description: s.description,
+      watched: s.watched === 1,
       latest: toVersionInfo(this.deps.repo.findVersion(s.latest_version_id!)!),
       created_at: s.created_at,
       updated_at: s.updated_at,
@@ -606,8 +650,9 @@ export class EvaluationService {
       set_id: r.set_id,
       set_name: this.deps.repo.findSet(r.set_id)?.name ?? '',
       version: this.deps.repo.findVersion(r.version_id)?.number ?? 0,
-      modes: JSON.parse(r.modes) as SearchMode[],
+      modes: JSON.parse(r.modes) as EvaluationMode[],
       status: r.status as EvaluationRun['status'],
+      trigger: r.trigger,
       job_id: r.job_id,
       state: r.state ? (JSON.parse(r.state) as RunState) : null,
       summary: JSON.parse(r.summary) as ModeSummary[],

@@ -23,6 +23,8 @@ export class HousekeepingService {
       auditRetentionDays?: () => number;
       /** The auto backups past the general settings' retention deleted. */
       backups?: { applyRetention(): unknown };
+      /** Recorded searches past the quality settings' retention, pruned in batches. */
+      searchHistory?: { prune(): Promise<number> };
     },
   ) {}
 
@@ -57,5 +59,8 @@ export class HousekeepingService {
       this.deps.audit.prune(this.deps.auditRetentionDays());
     }
     this.deps.backups?.applyRetention();
+    this.deps.searchHistory?.prune().catch((e: unknown) => {
+      this.deps.log.error({ component: 'housekeeping', err: e }, 'Pruning search history failed');
+    });
   }
 }

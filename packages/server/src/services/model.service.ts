@@ -70,6 +70,7 @@ export interface ModelRunner {
   embed(request: { dir: string; texts: string[] }): Promise<{ vectors: Float32Array[] }>;
   tokenClassify(request: { dir: string; text: string }): Promise<OnnxEntity[]>;
   textClassify(request: { dir: string; text: string }): Promise<LabelScore[]>;
+  rerank(request: { dir: string; query: string; texts: string[] }): Promise<number[]>;
   unload(request: { dir: string }): Promise<number>;
   unloadAll(): Promise<number>;
   close(): Promise<void>;
@@ -128,6 +129,8 @@ const TASK: Record<ModelType, OnnxTask> = {
   spacy: 'token-classification',
   emotion: 'text-classification',
   sentiment: 'text-classification',
+  // A cross-encoder is a sequence classifier over a pair: transformers.js loads it as one.
+  reranker: 'text-classification',
 };
 const RESERVED_REPOS = new Set([BUILTIN_MODEL_DIR, STAGING]);
 
@@ -486,6 +489,28 @@ export class ModelService implements ModelInstaller {
     return null;
   }
 
+  /**
+   * The installed reranker model named `name`, with its absolute directory; null when there is
+   * none (no such model, another type, or not installed).
+   */
+  reranker(name: string): { name: string; dir: string } | null {
+    const row = this.deps.models.list().find((r) => r.type === 'reranker' && r.name === name);
+    const dir = row && INSTALLED.includes(row.status) ? dirOf(row) : null;
+    return row && dir ? { name: row.name, dir: this.abs(dir) } : null;
+  }
+
+  /** Why the processing settings' reranker_model cannot be `name`, or null ('' is none). */
+  rerankerProblem(name: string): string | null {
+    if (name === '') return null;
+    const row = this.deps.models.list().find((r) => r.name === name);
+    if (!row) return `${name} is not a model of the registry`;
+    if (row.type !== 'reranker') return `${name} is a model of type ${row.type}, not a reranker`;
+    if (!INSTALLED.includes(row.status)) {
+      return `${name} is ${statusText(row.status)}: install it first (Model Management)`;
+    }
+    return null;
+  }
+
   /** Activates the embedding model named `name` (checked with embeddingProblem first). */
   activateEmbeddingByName(name: string): void {
     const row = this.deps.models.list().find((r) => r.type === 'embedding' && r.name === name);
@@ -527,6 +552,11 @@ export class ModelService implements ModelInstaller {
         const { vectors } = await runner.embed({ dir, texts: [text] });
         elapsed = performance.now() - started;
         result = vectorSummary(vectors[0]!);
+      } else if (type === 'reranker') {
+        // A reranker scores pairs: the text against itself shows it loads and answers.
+        const [score] = await runner.rerank({ dir, query: text, texts: [text] });
+        elapsed = performance.now() - started;
+        result = { query: text, score };
       } else if (TASK[type] === 'token-classification') {
         const entities = await runner.tokenClassify({ dir, text });
         elapsed = performance.now() - started;

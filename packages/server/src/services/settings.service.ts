@@ -46,6 +46,8 @@ export interface EmbeddingModelChoice {
 
 export class SettingsService {
   private embeddingModel: EmbeddingModelChoice | null = null;
+  /** Why a processing reranker_model cannot be that name (the registry's check), or null. */
+  private rerankerProblem: ((name: string) => string | null) | null = null;
 
   constructor(
     private readonly deps: { settings: SettingsRepository; bus: EventBus; log: Logger },
@@ -54,6 +56,11 @@ export class SettingsService {
   /** Bound once the model registry exists (it is built after the settings). */
   bindEmbeddingModel(choice: EmbeddingModelChoice): void {
     this.embeddingModel = choice;
+  }
+
+  /** Bound once the model registry exists: reranker_model must name an installed reranker. */
+  bindRerankerModel(problem: (name: string) => string | null): void {
+    this.rerankerProblem = problem;
   }
 
   section(name: string): SettingsSection {
@@ -102,6 +109,20 @@ export class SettingsService {
     const model = (parsed.data as Partial<AllSettings['processing']>).embedding_model;
     const activate = choice && model !== undefined && model !== choice.active() ? model : null;
     const problem = activate === null ? null : choice!.problem(activate);
+    // Checked when the change names a reranker or turns the stage on: a model uninstalled
+    // since does not block a save of other fields.
+    const reranker =
+      section === 'processing' && ('reranker_model' in change || 'rerank_enabled' in change)
+        ? (parsed.data as AllSettings['processing']).reranker_model
+        : '';
+    const rerankerProblem = reranker === '' ? null : (this.rerankerProblem?.(reranker) ?? null);
+    if (rerankerProblem !== null) {
+      const errors = [{ field: 'reranker_model', message: rerankerProblem }];
+      throw new Unprocessable(
+        `Invalid ${section} settings: ${describeFieldErrors(errors)}`,
+        errors,
+      );
+    }
     if (problem !== null) {
       const errors = [{ field: 'embedding_model', message: problem }];
       throw new Unprocessable(

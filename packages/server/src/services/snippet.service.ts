@@ -18,7 +18,8 @@ import {
 } from '@adam/contracts';
 import type { z } from 'zod';
 import type { Embedder } from '../embedding/embedder.js';
-import { AppError, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
+import type { OnnxReranker } from '../embedding/onnx-reranker.js';
+import { AppError, Conflict, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import { ftsKeywordSearcher, type KeywordSearcher } from '../keyword/keyword.service.js';
 import type { EventBus } from '../lib/event-bus.js';
@@ -96,6 +97,26 @@ function listPosition(cursor: SnippetCursor | undefined, offset: number): Snippe
 type ListQuery = z.output<typeof SnippetListQuery>;
 type SearchRequest = z.output<typeof SnippetSearchRequest>;
 
+/** Where the rerank stage finds its settings and its model (bound once the registry exists). */
+export interface RerankerSource {
+  /** The processing settings' rerank_enabled, rerank_top_n and reranker_model, read per search. */
+  settings(): { enabled: boolean; top_n: number; model: string };
+  /** The installed reranker model of that name, ready to score; null when there is none. */
+  reranker(name: string): OnnxReranker | null;
+}
+
+/** A search's rerank stage: the model and how many of the fused list it re-scores. */
+interface RerankPlan {
+  reranker: OnnxReranker;
+  topN: number;
+}
+
+/** What the stage did: its scores by snippet id, and the response's `rerank`. */
+interface RerankOutcome {
+  scores: Map<number, number>;
+  info: NonNullable<SnippetSearchResponse['rerank']>;
+}
+
 /** A search's candidates by id, and the one for an id (made on first sight). */
 function candidateMap(): {
   candidates: Map<number, SearchCandidate>;
@@ -114,6 +135,7 @@ export class SnippetService {
   private readonly deleter: SnippetDeleter;
   private exportsRunning = 0;
   private readonly exportThreads: ExportThreadStats = { threads: 0, rowsRead: 0, chunksAsked: 0 };
+  private rerankers: RerankerSource | null = null;
 
   constructor(
     private readonly deps: {
@@ -132,6 +154,75 @@ export class SnippetService {
     },
   ) {
     this.deleter = new SnippetDeleter(deps);
+  }
+
+  /** Binds the rerank stage's settings and models (the registry is built after this service). */
+  useReranker(source: RerankerSource): void {
+    this.rerankers = source;
+  }
+
+  /**
+   * Whether this search reranks, and with what: the request's `rerank` over the setting. Asked
+   * outside hybrid mode: 422; asked with no installed reranker configured: 409. On by the
+   * setting alone, it applies to hybrid searches and is skipped when its model is gone.
+   */
+  private rerankPlan(req: SearchRequest): RerankPlan | null {
+    if (req.rerank === true && req.mode !== 'hybrid') {
+      throw new Unprocessable('rerank applies to hybrid search', [
+        { field: 'rerank', message: 'rerank applies to hybrid search' },
+      ]);
+    }
+    const conf = this.rerankers?.settings();
+    const wanted = req.rerank ?? conf?.enabled ?? false;
+    if (!wanted || req.mode !== 'hybrid') return null;
+    const reranker = conf && conf.model !== '' ? this.rerankers!.reranker(conf.model) : null;
+    if (!reranker) {
+      if (req.rerank !== true) return null;
+      throw new Conflict(
+        conf?.model
+          ? `The reranker ${conf.model} is not installed: install it or choose another in the processing settings`
+          : 'No reranker is configured: install a reranker model and choose it in the processing settings (reranker_model)',
+      );
+    }
+    return { reranker, topN: req.rerank_top_n ?? conf!.top_n };
+  }
+
+  /**
+   * Re-scores the top N of a ranking with the cross-encoder and orders them by its score (ties
+   * keep their fused order); the rest stay below in their order.
+   */
+  private async rerankTop(
+    query: string,
+    ranked: { candidate: SearchCandidate; score: number }[],
+    plan: RerankPlan,
+  ): Promise<{ ranked: typeof ranked; outcome: RerankOutcome }> {
+    const started = performance.now();
+    const head = ranked.slice(0, plan.topN);
+    const rows = new Map(
+      this.deps.snippets.findByIds(head.map((r) => r.candidate.id)).map((r) => [r.id, r]),
+    );
+    // A row deleted since the fusion is dropped by finish(); its pair is not worth scoring.
+    const present = head.filter((r) => rows.has(r.candidate.id));
+    const scores = await plan.reranker.score(
+      query,
+      present.map((r) => rows.get(r.candidate.id)!.text),
+    );
+    const byId = new Map(present.map((r, i) => [r.candidate.id, scores[i]!]));
+    const order = present
+      .map((r, i) => ({ r, i, s: scores[i]! }))
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.r);
+    return {
+      ranked: [...order, ...ranked.slice(plan.topN)],
+      outcome: {
+        scores: byId,
+        info: {
+          model: plan.reranker.name,
+          top_n: plan.topN,
+          latency_ms: round(performance.now() - started, 2),
+        },
+      },
+    };
   }
 
   /** The index's content screen: indexed snippets, newest first, each with its snippet_id. */
@@ -280,6 +371,7 @@ export class SnippetService {
    */
   async search(req: SearchRequest): Promise<SnippetSearchResponse> {
     const started = performance.now();
+    const rerank = this.rerankPlan(req);
     const f = req.filters;
     const rowFilter: SnippetFilter = {
       theme: f?.theme,
@@ -339,6 +431,10 @@ export class SnippetService {
         : [...candidates.values()]
             .map((c) => ({ candidate: c, score: (req.mode === 'vector' ? c.vector : c.keyword)! }))
             .sort((a, b) => b.score - a.score || a.candidate.id - b.candidate.id);
+    if (rerank) {
+      const done = await this.rerankTop(req.query, ranked, rerank);
+      return this.finish(req, started, done.ranked, done.outcome);
+    }
     return this.finish(req, started, ranked);
   }
 
@@ -365,6 +461,7 @@ export class SnippetService {
     req: SearchRequest,
     started: number,
     ranked: { candidate: SearchCandidate; score: number }[],
+    rerank: RerankOutcome | null = null,
   ): Promise<SnippetSearchResponse> {
     const top = ranked.slice(0, req.k);
     const rows = new Map(
@@ -388,15 +485,19 @@ export class SnippetService {
         found_by: c.foundBy,
         vector_score: c.vector === null ? null : round(c.vector, 4),
         keyword_score: c.keyword === null ? null : round(c.keyword, 4),
+        rerank_score: rerank?.scores.has(c.id) ? round(rerank.scores.get(c.id)!, 4) : null,
       }));
     const latency = performance.now() - started;
-    if (req.mode !== 'keyword') this.deps.index.recordLatency(latency);
+    // The index's figure is the retrieval's: the rerank stage's cost is reported on its own.
+    if (req.mode !== 'keyword')
+      this.deps.index.recordLatency(latency - (rerank?.info.latency_ms ?? 0));
     return {
       query: req.query,
       mode: req.mode,
       results,
       total: results.length,
       latency_ms: round(latency, 2),
+      rerank: rerank?.info ?? null,
     };
   }
 

@@ -1,4 +1,11 @@
-import type { Judgment, JudgmentKind, ModeSummary, RunState, SearchMode } from '@adam/contracts';
+import type {
+  EvaluationTrigger,
+  Judgment,
+  JudgmentKind,
+  EvaluationMode,
+  ModeSummary,
+  RunState,
+} from '@adam/contracts';
 import type { Db } from './db.js';
 
 export interface EvalSetRow {
@@ -7,6 +14,8 @@ export interface EvalSetRow {
   description: string;
   latest_version_id: number | null;
   next_query_key: number;
+  /** 0/1: run on its own by the evaluation watch. */
+  watched: number;
   created_at: string;
   updated_at: string;
 }
@@ -39,6 +48,7 @@ export interface EvalRunRow {
   version_id: number;
   modes: string;
   status: string;
+  trigger: EvaluationTrigger;
   job_id: number | null;
   state: string | null;
   summary: string;
@@ -50,7 +60,7 @@ export interface EvalRunRow {
 export interface EvalResultRow {
   run_id: number;
   query_key: number;
-  mode: SearchMode;
+  mode: EvaluationMode;
   ranked: string;
   ndcg_10: number;
   recall_10: number;
@@ -82,13 +92,50 @@ export class EvaluationRepository {
     );
   }
 
-  updateSet(id: number, fields: { name?: string; description?: string }, now: string): void {
+  updateSet(
+    id: number,
+    fields: { name?: string; description?: string; watched?: boolean },
+    now: string,
+  ): void {
+    const watched = fields.watched === undefined ? null : fields.watched ? 1 : 0;
     this.db
       .prepare(
         `UPDATE eval_sets SET name = COALESCE(?, name), description = COALESCE(?, description),
-         updated_at = ? WHERE id = ?`,
+         watched = COALESCE(?, watched), updated_at = ? WHERE id = ?`,
       )
-      .run(fields.name ?? null, fields.description ?? null, now, id);
+      .run(fields.name ?? null, fields.description ?? null, watched, now, id);
+  }
+
+  listWatchedSets(): EvalSetRow[] {
+    return this.db
+      .prepare('SELECT * FROM eval_sets WHERE watched = 1 ORDER BY id')
+      .all() as EvalSetRow[];
+  }
+
+  /** The set's newest run of any status and trigger (what the schedule counts from). */
+  latestRun(setId: number): EvalRunRow | undefined {
+    return this.db
+      .prepare('SELECT * FROM eval_runs WHERE set_id = ? ORDER BY id DESC LIMIT 1')
+      .get(setId) as EvalRunRow | undefined;
+  }
+
+  /** The set's runs that are waiting or running, as stored (not yet settled against their jobs). */
+  listUnfinishedRuns(setId: number): EvalRunRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM eval_runs WHERE set_id = ? AND status IN ('pending', 'running') ORDER BY id`,
+      )
+      .all(setId) as EvalRunRow[];
+  }
+
+  /** The set's last completed run before run `beforeId` (what a new run is compared with). */
+  previousCompletedRun(setId: number, beforeId: number): EvalRunRow | undefined {
+    return this.db
+      .prepare(
+        `SELECT * FROM eval_runs WHERE set_id = ? AND id < ? AND status = 'completed'
+         ORDER BY id DESC LIMIT 1`,
+      )
+      .get(setId, beforeId) as EvalRunRow | undefined;
   }
 
   deleteSet(id: number): boolean {
@@ -262,14 +309,20 @@ export class EvaluationRepository {
 
   // ------------------------------------------------------------------------------- runs
 
-  insertRun(setId: number, versionId: number, modes: SearchMode[], now: string): number {
+  insertRun(
+    setId: number,
+    versionId: number,
+    modes: EvaluationMode[],
+    now: string,
+    trigger: EvaluationTrigger = 'manual',
+  ): number {
     return Number(
       this.db
         .prepare(
-          `INSERT INTO eval_runs (set_id, version_id, modes, status, created_at)
-           VALUES (?, ?, ?, 'pending', ?)`,
+          `INSERT INTO eval_runs (set_id, version_id, modes, status, created_at, "trigger")
+           VALUES (?, ?, ?, 'pending', ?, ?)`,
         )
-        .run(setId, versionId, JSON.stringify(modes), now).lastInsertRowid,
+        .run(setId, versionId, JSON.stringify(modes), now, trigger).lastInsertRowid,
     );
   }
 
@@ -330,7 +383,7 @@ export class EvaluationRepository {
     ) as EvalRunRow[];
   }
 
-  listResults(runId: number, mode?: SearchMode): EvalResultRow[] {
+  listResults(runId: number, mode?: EvaluationMode): EvalResultRow[] {
     return (
       mode === undefined
         ? this.db

@@ -22,6 +22,8 @@ import { maintenanceKeys } from '../features/maintenance/maintenance.api';
 import { applyRealtimeMetricsPush } from '../features/monitoring/monitoring.api';
 import { applyModelProgress } from '../features/models/models.api';
 import { overviewKeys } from '../features/overview/overview.api';
+import { qualityAlertKeys } from '../features/overview/quality-alerts.api';
+import { qualityRunKeys } from '../features/quality/quality-runs.api';
 import { settingsKeys } from '../features/settings/settings.api';
 import { snippetKeys } from '../features/snippets/snippets.api';
 import { sourceKeys } from '../features/sources/sources.api';
@@ -48,6 +50,8 @@ const jobFinished = (queryClient: QueryClient, m: { job_id: number }) =>
     indexKeys.stats,
     overviewKeys.all,
     emotionKeys.all,
+    // An evaluation run's job: its run's status and figures (the events name no run).
+    qualityRunKeys.all,
   );
 
 const nothing = () => {};
@@ -55,8 +59,15 @@ const nothing = () => {};
 export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   initial_state: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
   stats_update: (queryClient, m) => queryClient.setQueryData(overviewKeys.live, m.stats),
-  job_created: (queryClient) =>
-    invalidate(queryClient, jobKeys.lists, jobKeys.throughput, overviewKeys.all),
+  job_created: (queryClient, m) =>
+    invalidate(
+      queryClient,
+      jobKeys.lists,
+      jobKeys.throughput,
+      overviewKeys.all,
+      // A run queued by a rebuild, a model switch or the schedule appears in its set's list.
+      ...(m.job_type === 'evaluation_run' ? [qualityRunKeys.lists] : []),
+    ),
   // Progress updates the job in place: no refetch per event.
   job_progress: (queryClient, m) => {
     queryClient.setQueriesData<JobList>({ queryKey: jobKeys.lists }, (list) =>
@@ -90,6 +101,9 @@ export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   // Pushed host figures become the realtime poll's answer (header, sidebar, Control Centre).
   'metrics.update': applyRealtimeMetricsPush,
   model_warning: nothing,
+  // A drop alert: the overview's panel and its activity feed line.
+  quality_alert: (queryClient) => invalidate(queryClient, qualityAlertKeys.all, overviewKeys.all),
+  quality_alert_dismissed: (queryClient) => invalidate(queryClient, qualityAlertKeys.all),
   // The model's progress and status in place; its list, packs and files once it settles.
   model_progress: applyModelProgress,
   error: nothing,

@@ -24,6 +24,7 @@ describe('tab registry', () => {
       [
         'overview',
         'snippets-search',
+        'snippets-history',
         'snippets-analytics',
         'sources-add',
         'sources-manage',
@@ -34,6 +35,7 @@ describe('tab registry', () => {
         'index-search',
         'index-optimize',
         'index-content',
+        'index-quality',
         'monitoring-realtime',
         'monitoring-performance',
         'monitoring-logs',
@@ -45,6 +47,7 @@ describe('tab registry', () => {
         'settings-processing',
         'settings-scraping',
         'settings-resources',
+        'settings-quality',
         'settings-security',
         'settings-keys',
         'settings-sessions',
@@ -77,13 +80,13 @@ describe('tab registry', () => {
     );
     expect(agent1).toEqual([
       'overview',
-      'snippets: snippets-search, snippets-analytics',
+      'snippets: snippets-search, snippets-history, snippets-analytics',
       'sources: sources-add, sources-manage, sources-snippets, sources-queue',
       'emotions',
-      'index: index-stats, index-search, index-optimize, index-content',
+      'index: index-stats, index-search, index-optimize, index-content, index-quality',
       'monitoring: monitoring-realtime, monitoring-performance, monitoring-logs',
       'maintenance: maintenance-tasks, system-checklist, maintenance-backup, maintenance-cleanup',
-      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-security, settings-keys, settings-sessions, settings-users, settings-audit',
+      'settings: settings-general, settings-processing, settings-scraping, settings-resources, settings-quality, settings-security, settings-keys, settings-sessions, settings-users, settings-audit',
       'models: model-management, model-playground, model-playground-url, model-playground-wikipedia',
     ]);
     expect(menuFor('agent2').map((e) => (e.kind === 'tab' ? e.tab.id : e.group.id))).toEqual([

@@ -104,6 +104,16 @@ export const TABS: readonly TabDefinition[] = [
     ),
   },
   {
+    id: 'snippets-history',
+    label: 'Search history',
+    agent: a1,
+    group: 'snippets',
+    component: screen(
+      () => import('../features/snippets/SearchHistoryScreen'),
+      'SearchHistoryScreen',
+    ),
+  },
+  {
     id: 'snippets-analytics',
     label: 'Analytics',
     agent: a1,
@@ -188,6 +198,14 @@ export const TABS: readonly TabDefinition[] = [
     agent: a1,
     group: 'index',
     component: screen(() => import('../features/index/IndexContentScreen'), 'IndexContentScreen'),
+  },
+  {
+    id: 'index-quality',
+    label: 'Quality',
+    agent: a1,
+    group: 'index',
+    params: ['set', 'run', 'add_query', 'mode'],
+    component: screen(() => import('../features/quality/QualityScreen'), 'QualityScreen'),
   },
   {
     id: 'monitoring-realtime',
@@ -296,6 +314,17 @@ export const TABS: readonly TabDefinition[] = [
     component: screen(
       () => import('../features/settings/ResourcesSettingsScreen'),
       'ResourcesSettingsScreen',
+    ),
+  },
+  {
+    id: 'settings-quality',
+    label: 'Quality',
+    agent: a1,
+    group: 'settings',
+    role: 'administrator',
+    component: screen(
+      () => import('../features/settings/QualitySettingsScreen'),
+      'QualitySettingsScreen',
     ),
   },
   {

@@ -746,4 +746,64 @@ CREATE TABLE eval_run_results (
 CREATE INDEX snippets_source_title ON snippets(source_title);
 `,
   },
+  {
+    id: 31,
+    name: 'search_history',
+    // One row a recorded search (issue 27). query_norm groups a query's searches in the
+    // summary; `at` serves the retention prune and the time filters, the id the pages. No
+    // foreign key on user_id: a user deleted while their searches wait in the buffer must not
+    // make the buffer's write fail.
+    sql: `
+CREATE TABLE search_history (
+  id INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  user_id INTEGER,
+  query TEXT NOT NULL,
+  query_norm TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  filters TEXT,
+  k INTEGER NOT NULL,
+  result_count INTEGER NOT NULL,
+  top_score REAL,
+  best_similarity REAL,
+  keyword_matches INTEGER NOT NULL,
+  result_ids TEXT NOT NULL,
+  latency_ms REAL NOT NULL,
+  rerank TEXT
+);
+CREATE INDEX search_history_at ON search_history(at);
+CREATE INDEX search_history_norm ON search_history(query_norm, at);
+`,
+  },
+  {
+    id: 32,
+    name: 'evaluation_watch',
+    // Continuous evaluation (issue 27): watched sets are run on their own, each run says what
+    // queued it, and a fall of a mode's nDCG@10 from the set's previous run is kept as an alert
+    // until an operator dismisses it. The lost queries are copied (at most 20, texts cut) so
+    // an alert still reads the same once the set has newer versions.
+    sql: `
+ALTER TABLE eval_sets ADD COLUMN watched INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE eval_runs ADD COLUMN "trigger" TEXT NOT NULL DEFAULT 'manual'
+  CHECK ("trigger" IN ('manual', 'rebuild', 'model_switch', 'settings', 'schedule'));
+CREATE TABLE quality_alerts (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+  set_id INTEGER NOT NULL REFERENCES eval_sets(id) ON DELETE CASCADE,
+  mode TEXT NOT NULL,
+  base_run_id INTEGER NOT NULL,
+  base_ndcg_10 REAL NOT NULL,
+  head_ndcg_10 REAL NOT NULL,
+  fall REAL NOT NULL,
+  threshold REAL NOT NULL,
+  lost_count INTEGER NOT NULL,
+  lost_queries TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  dismissed_at TEXT,
+  dismissed_by TEXT,
+  UNIQUE (run_id, mode)
+);
+CREATE INDEX quality_alerts_open ON quality_alerts(dismissed_at, id);
+`,
+  },
 ];

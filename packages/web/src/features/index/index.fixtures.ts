@@ -54,9 +54,11 @@ export function searchResponse(query: string, ids: number[]): SnippetSearchRespo
       found_by: ['keyword', 'vector'],
       vector_score: 0.7 - i * 0.1,
       keyword_score: 5 - i,
+      rerank_score: null,
     })),
     total: ids.length,
     latency_ms: 1.5,
+    rerank: null,
   };
 }
 

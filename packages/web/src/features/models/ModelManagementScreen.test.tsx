@@ -266,6 +266,7 @@ describe('Model dialogs', () => {
       'emotion',
       'sentiment',
       'transformer',
+      'reranker',
     ]);
     await u.click(screen.getByRole('option', { name: 'embedding' }));
     await u.click(within(dialog).getByRole('combobox', { name: 'Language' }));

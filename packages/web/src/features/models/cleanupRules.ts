@@ -1,7 +1,7 @@
 /** Model Cleanup's filters, sort and grouping (spec 001 §2.3), as pure functions. */
 import { MODEL_TYPES, type UnusedFileType, type UnusedModelFile } from '@adam/contracts';
 
-/** The type filter: all, then the five model types. */
+/** The type filter: all, then every model type. */
 export const CLEANUP_TYPE_FILTERS = ['all', ...MODEL_TYPES] as const;
 export type CleanupTypeFilter = (typeof CLEANUP_TYPE_FILTERS)[number];
 
@@ -14,6 +14,7 @@ export const FILE_GROUP_LABELS: Record<UnusedFileType, string> = {
   emotion: 'Emotion',
   sentiment: 'Sentiment',
   transformer: 'Transformer',
+  reranker: 'Reranker',
   other: 'Other files',
 };
 

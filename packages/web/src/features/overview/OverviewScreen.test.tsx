@@ -64,6 +64,7 @@ function routes(over: Partial<OverviewStats> = {}) {
     ...loggedIn(),
     'GET /analytics/overview': json(stats(over)),
     'GET /analytics/activity/recent': json(activity),
+    'GET /evaluation/alerts': json({ alerts: [] }),
     'GET /analytics/activity/timeline': (call: { query: Record<string, string> }) =>
       json(timeline(call.query.period)),
   };

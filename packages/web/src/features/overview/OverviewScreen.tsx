@@ -27,6 +27,7 @@ import { overviewCounts } from './liveCounts';
 import { MetricCard } from './MetricCard';
 import { OVERVIEW_MESSAGES as M } from './messages';
 import { overviewKeys, useLiveStats, useOverviewStats } from './overview.api';
+import { QualityAlertsPanel } from './QualityAlertsPanel';
 import { RecentActivityPanel } from './RecentActivityPanel';
 import { SimulatedMetricsPanel } from './SimulatedMetricsPanel';
 import { ThemesPanel } from './ThemesPanel';
@@ -119,6 +120,8 @@ export function OverviewScreen() {
           }
         />
       ) : null}
+
+      <QualityAlertsPanel />
 
       <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
         <MetricCard

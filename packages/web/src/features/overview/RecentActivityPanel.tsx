@@ -33,6 +33,7 @@ const KIND_LABELS: Record<ActivityItem['kind'], string> = {
   login: 'login',
   settings: 'settings',
   sync: 'sync',
+  quality_alert: 'search quality',
 };
 
 function ActivityRow({ item }: { item: ActivityItem }) {

@@ -28,6 +28,7 @@ import { SettingsCard } from '../../components/SettingsCard';
 import { toast } from '../../layout/toasts';
 import { CrawlerSettingsCard } from './CrawlerSettingsCard';
 import { EmbeddingModelSelect, useEmbeddingDimension } from './EmbeddingModelSelect';
+import { RerankerModelSelect } from './RerankerModelSelect';
 import { UploadLimitsCard } from './UploadLimitsCard';
 import { useSaveSettingsSection, useSettingsSection } from './settings.api';
 
@@ -41,7 +42,7 @@ type ProcessingForm = {
 type FieldErrors = Partial<Record<keyof ProcessingSettings, string>>;
 
 const QUALITY_FIELDS: {
-  field: Exclude<NumericField, 'embedding_batch_size' | 'search_vector_weight'>;
+  field: Exclude<NumericField, 'embedding_batch_size' | 'search_vector_weight' | 'rerank_top_n'>;
   label: string;
 }[] = [
   { field: 'min_quality_score', label: 'Min Quality Score' },
@@ -76,9 +77,12 @@ const FIELD_ORDER: (keyof ProcessingSettings)[] = [
   'search_vector_weight',
   'index_storage',
   'task_timeout_seconds',
+  'rerank_enabled',
+  'rerank_top_n',
+  'reranker_model',
 ];
 
-/** The eighteen fields as sent: numbers as numbers, an emptied number input as null. */
+/** Every field as sent: numbers as numbers, an emptied number input as null. */
 function toPayload(form: ProcessingForm): Record<string, unknown> {
   const payload: Record<string, unknown> = {};
   for (const field of FIELD_ORDER) {
@@ -244,6 +248,35 @@ export function ProcessingSettingsScreen() {
               onChange={(v) => v && set('index_storage', v as IndexStorage)}
               error={errors.index_storage}
               allowDeselect={false}
+            />
+          </Grid.Col>
+        </Grid>
+        <Grid mt="sm">
+          <Grid.Col span={{ base: 12, sm: 6, md: 4 }}>
+            <Switch
+              label="Rerank Hybrid Results"
+              description="A cross-encoder re-scores the top results of every hybrid search; a search can still ask otherwise."
+              checked={form.rerank_enabled}
+              onChange={(e) => set('rerank_enabled', e.currentTarget.checked)}
+              error={errors.rerank_enabled}
+              mt={{ sm: 4 }}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6, md: 3 }}>
+            <NumberInput
+              label="Rerank Top N"
+              description={`Fused results re-scored (${PROCESSING_BOUNDS.rerank_top_n.min}–${PROCESSING_BOUNDS.rerank_top_n.max}).`}
+              {...boundsProps('rerank_top_n')}
+              value={form.rerank_top_n}
+              onChange={(v) => set('rerank_top_n', v)}
+              error={errors.rerank_top_n}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <RerankerModelSelect
+              value={form.reranker_model}
+              onChange={(name) => set('reranker_model', name)}
+              error={errors.reranker_model}
             />
           </Grid.Col>
         </Grid>

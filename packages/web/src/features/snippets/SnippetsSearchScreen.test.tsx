@@ -20,6 +20,7 @@ const answer = {
       found_by: ['keyword', 'vector'],
       vector_score: 0.6412,
       keyword_score: 7.25,
+      rerank_score: null,
     },
     {
       ...snippet(4, { quality_score: 0.3, theme: 'general' }),
@@ -29,13 +30,54 @@ const answer = {
       found_by: ['vector'],
       vector_score: 0.5,
       keyword_score: null,
+      rerank_score: null,
     },
   ],
   total: 2,
   latency_ms: 12.34,
+  rerank: null,
 };
 
 describe('Snippets search', () => {
+  it('asks for rerank in hybrid mode only, and shows its line and scores', async () => {
+    const reranked = {
+      ...answer,
+      results: [
+        { ...answer.results[1], rerank_score: 2.5 },
+        { ...answer.results[0], rerank_score: -0.125 },
+      ],
+      rerank: { model: 'tiny-reranker', top_n: 20, latency_ms: 3.21 },
+    };
+    const { callsTo } = mockFetch({ ...loggedIn(), 'POST /snippets/search': json(reranked) });
+    renderApp(SEARCH);
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Query'), 'honey');
+    await user.click(screen.getByRole('switch', { name: /Rerank/ }));
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const results = await screen.findAllByTestId('search-result');
+    expect(callsTo('POST', '/snippets/search')[0]?.body).toEqual({
+      query: 'honey',
+      k: 5,
+      mode: 'hybrid',
+      rerank: true,
+    });
+    expect(screen.getByTestId('rerank-line')).toHaveTextContent(
+      'Reranked the top 20 with tiny-reranker in 3.21 ms',
+    );
+    expect(within(results[0]!).getByTestId('rerank-score')).toHaveTextContent('rerank 2.500');
+    expect(within(results[1]!).getByTestId('rerank-score')).toHaveTextContent('rerank -0.125');
+    // Not offered outside hybrid, and never sent there.
+    await user.click(screen.getByRole('radio', { name: /Keyword/ }));
+    expect(screen.queryByRole('switch', { name: /Rerank/ })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(callsTo('POST', '/snippets/search')).toHaveLength(2));
+    expect(callsTo('POST', '/snippets/search')[1]?.body).toEqual({
+      query: 'honey',
+      k: 5,
+      mode: 'keyword',
+    });
+  });
+
   it('keeps the search button disabled while the query is blank', async () => {
     mockFetch({ ...loggedIn() });
     renderApp(SEARCH);

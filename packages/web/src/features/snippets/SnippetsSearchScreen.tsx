@@ -9,6 +9,7 @@ import {
   Paper,
   Progress,
   Stack,
+  Switch,
   Text,
   TextInput,
   UnstyledButton,
@@ -39,13 +40,17 @@ function toNumber(value: number | string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-/** The request as sent: k within 1..100 (default 5), filters only when set. */
+/**
+ * The request as sent: k within 1..100 (default 5), filters only when set, `rerank: true` when
+ * asked in hybrid mode (otherwise absent: the processing setting decides).
+ */
 export function buildSearchRequest(form: {
   query: string;
   k: number | string;
   theme: Theme | null;
   minQuality: number | string;
   mode: SearchMode;
+  rerank?: boolean;
 }): SnippetSearchRequest {
   const k = Math.round(toNumber(form.k) ?? SNIPPET_SEARCH_K);
   const minQuality = toNumber(form.minQuality);
@@ -57,7 +62,13 @@ export function buildSearchRequest(form: {
     k: Math.min(MAX_SEARCH_K, Math.max(1, k)),
     mode: form.mode,
     ...(Object.keys(filters).length ? { filters } : {}),
+    ...(form.rerank && form.mode === 'hybrid' ? { rerank: true } : {}),
   };
+}
+
+/** The rerank stage's line: what reranked how many, and its own cost. */
+export function rerankLine(rerank: NonNullable<SnippetSearchResponse['rerank']>): string {
+  return `Reranked the top ${rerank.top_n} with ${rerank.model} in ${formatNumber(rerank.latency_ms, 2)} ms`;
 }
 
 function ResultCard({
@@ -107,6 +118,17 @@ function ResultCard({
             >
               cos {result.similarity.toFixed(4)}
             </Text>
+            {result.rerank_score !== null ? (
+              <Text
+                size="xs"
+                c="grape"
+                className="tabular-nums"
+                title="Reranker score (higher is more relevant)"
+                data-testid="rerank-score"
+              >
+                rerank {result.rerank_score.toFixed(3)}
+              </Text>
+            ) : null}
           </Group>
         </Group>
         <UnstyledButton onClick={onOpen} aria-label={`Open snippet ${result.snippet_id}`}>
@@ -136,6 +158,7 @@ export function SnippetsSearchScreen() {
   const [theme, setTheme] = useState<Theme | null>(null);
   const [minQuality, setMinQuality] = useState<number | string>('');
   const [mode, setMode] = useState<SearchMode>('hybrid');
+  const [rerank, setRerank] = useState(false);
   const [opened, setOpened] = useState<Result | null>(null);
   // Snippets deleted from the modal leave the results shown.
   const [deleted, setDeleted] = useState<ReadonlySet<number>>(new Set());
@@ -144,7 +167,7 @@ export function SnippetsSearchScreen() {
 
   const submit = () => {
     if (blank) return;
-    search.mutate(buildSearchRequest({ query, k, theme, minQuality, mode }));
+    search.mutate(buildSearchRequest({ query, k, theme, minQuality, mode, rerank }));
   };
 
   const answer = search.data;
@@ -198,7 +221,17 @@ export function SnippetsSearchScreen() {
               </Button>
             </Group>
             <Group justify="space-between" align="flex-start">
-              <SearchModeControl value={mode} onChange={setMode} />
+              <Group gap="md">
+                <SearchModeControl value={mode} onChange={setMode} />
+                {mode === 'hybrid' ? (
+                  <Switch
+                    label="Rerank"
+                    description="Re-score the top results with the reranker model (off: the processing setting decides)"
+                    checked={rerank}
+                    onChange={(e) => setRerank(e.currentTarget.checked)}
+                  />
+                ) : null}
+              </Group>
               <Text size="xs" c="dimmed" mih={18}>
                 {blank ? SNIPPET_MESSAGES.emptyQuery : null}
               </Text>
@@ -222,6 +255,11 @@ export function SnippetsSearchScreen() {
               {formatNumber(answer.latency_ms, 2)} ms
             </Text>
           </Group>
+          {answer.rerank ? (
+            <Text size="sm" c="grape" className="tabular-nums" data-testid="rerank-line">
+              {rerankLine(answer.rerank)}
+            </Text>
+          ) : null}
           {results.length === 0 ? (
             <EmptyState
               title="No results"
