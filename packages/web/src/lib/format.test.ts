@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate, formatNumber, formatPercent, ratioPercent } from './format';
+import {
+  formatBytes,
+  formatDate,
+  formatNumber,
+  formatPercent,
+  formatUtc,
+  ratioPercent,
+} from './format';
 
 describe('formatNumber', () => {
   it('groups thousands', () => {
@@ -44,15 +51,32 @@ describe('formatPercent', () => {
 });
 
 describe('formatDate', () => {
-  it('uses MMM dd, yyyy HH:mm', () => {
-    expect(formatDate(new Date(2026, 10, 22, 13, 5))).toBe('Nov 22, 2026 13:05');
-    expect(formatDate(new Date(2024, 0, 3, 7, 9))).toBe('Jan 03, 2024 07:09');
+  // The viewer's zone as Intl names it for that date (the tests run in any zone).
+  const zone = (d: Date) =>
+    new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' })
+      .formatToParts(d)
+      .find((p) => p.type === 'timeZoneName')!.value;
+
+  it('uses MMM dd, yyyy HH:mm in local time, followed by the time zone', () => {
+    const a = new Date(2026, 10, 22, 13, 5);
+    expect(formatDate(a)).toBe(`Nov 22, 2026 13:05 ${zone(a)}`);
+    expect(zone(a)).toMatch(/^(UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{2,5})$/);
+    const b = new Date(2024, 0, 3, 7, 9, 4);
+    expect(formatDate(b)).toBe(`Jan 03, 2024 07:09 ${zone(b)}`);
+    expect(formatDate(b, { seconds: true })).toBe(`Jan 03, 2024 07:09:04 ${zone(b)}`);
+    expect(formatDate(b, { zone: false })).toBe('Jan 03, 2024 07:09');
   });
 
   it('accepts ISO strings and epoch milliseconds', () => {
     const date = new Date(2025, 5, 1, 23, 59);
-    expect(formatDate(date.toISOString())).toBe('Jun 01, 2025 23:59');
-    expect(formatDate(date.getTime())).toBe('Jun 01, 2025 23:59');
+    expect(formatDate(date.toISOString())).toBe(`Jun 01, 2025 23:59 ${zone(date)}`);
+    expect(formatDate(date.getTime())).toBe(`Jun 01, 2025 23:59 ${zone(date)}`);
+  });
+
+  it('gives the same instant in UTC to the second (what a date shows on hover)', () => {
+    expect(formatUtc('2026-11-22T12:05:09.500Z')).toBe('2026-11-22 12:05:09 UTC');
+    expect(formatUtc(Date.UTC(2024, 0, 3, 0, 0, 1))).toBe('2024-01-03 00:00:01 UTC');
+    expect(formatUtc('nope')).toBe('-');
   });
 
   it('shows - for invalid or missing dates', () => {

@@ -39,14 +39,45 @@ export function formatPercent(value: number | null | undefined, fractionDigits =
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-/** `MMM dd, yyyy HH:mm` in local time, e.g. `Nov 22, 2026 13:05`; invalid dates display as `-`. */
-export function formatDate(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return EMPTY;
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return EMPTY;
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+let zoneFormat: Intl.DateTimeFormat | null = null;
+/** The viewer's zone at that date (summer time included), short: `UTC`, `CET`, `GMT+1`. */
+function zoneName(date: Date): string {
+  zoneFormat ??= new Intl.DateTimeFormat('en-US', { timeZoneName: 'short' });
+  return zoneFormat.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value ?? '';
+}
+
+/**
+ * The one date format of the console (spec 000 §9, `MMM dd, yyyy HH:mm`) in the viewer's local
+ * time, followed by its time zone: `Nov 22, 2026 13:05 CET`; with `seconds`, `13:05:09`.
+ * Invalid or missing dates display as `-`.
+ */
+export function formatDate(
+  value: string | number | Date | null | undefined,
+  { seconds = false, zone = true }: { seconds?: boolean; zone?: boolean } = {},
+): string {
+  const date = toDate(value);
+  if (!date) return EMPTY;
+  const time =
+    `${pad2(date.getHours())}:${pad2(date.getMinutes())}` +
+    (seconds ? `:${pad2(date.getSeconds())}` : '');
+  const day = `${MONTHS[date.getMonth()]} ${pad2(date.getDate())}, ${date.getFullYear()}`;
+  const name = zone ? zoneName(date) : '';
+  return name ? `${day} ${time} ${name}` : `${day} ${time}`;
+}
+
+/** The same instant in UTC to the second, `2026-11-22 12:05:09 UTC`: what a date shows on hover. */
+export function formatUtc(value: string | number | Date | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return EMPTY;
   return (
-    `${MONTHS[date.getMonth()]} ${pad2(date.getDate())}, ${date.getFullYear()} ` +
-    `${pad2(date.getHours())}:${pad2(date.getMinutes())}`
+    `${date.getUTCFullYear()}-${pad2(date.getUTCMonth() + 1)}-${pad2(date.getUTCDate())} ` +
+    `${pad2(date.getUTCHours())}:${pad2(date.getUTCMinutes())}:${pad2(date.getUTCSeconds())} UTC`
   );
 }
 

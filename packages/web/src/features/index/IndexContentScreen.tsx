@@ -16,10 +16,11 @@ import { THEMES, type IndexEntry } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
-import { formatDate, formatNumber, formatTotal } from '../../lib/format';
+import { formatNumber, formatTotal } from '../../lib/format';
 import { pageRequest, type PageRequest } from '../../lib/cursorPaging';
 import { INDEX_CONTENT_PAGE_SIZE, useIndexEntries } from './index.api';
 import { INDEX_MESSAGES } from './messages';
+import { DateTime } from '../../components/DateTime';
 
 const THEME_OPTIONS = [
   { value: '', label: 'All themes' },
@@ -32,7 +33,7 @@ function EntryRow({ entry }: { entry: IndexEntry }) {
       <Table.Td className="tabular-nums">#{entry.snippet_id}</Table.Td>
       <Table.Td className="tabular-nums">{entry.faiss_id ?? '-'}</Table.Td>
       <Table.Td className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
-        {formatDate(entry.indexed_at)}
+        <DateTime value={entry.indexed_at} />
       </Table.Td>
       <Table.Td>
         <Badge variant="light" color="gray" radius="sm">

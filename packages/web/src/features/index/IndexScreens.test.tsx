@@ -121,6 +121,32 @@ describe('Index Search', () => {
     });
   });
 
+  it('before the first search, says what is searched, or that the index is empty', async () => {
+    mockFetch({
+      ...loggedIn(),
+      'GET /admin/index/stats': json(indexStats({ total_vectors: 1234, embedder: 'builtin-384' })),
+      'POST /admin/index/search': json(searchResponse('bees', [5])),
+    });
+    const { unmount } = renderApp('/dashboard/index/search');
+    expect(await screen.findByText('Search the index')).toBeInTheDocument();
+    expect(screen.getByText('1,234 vectors')).toBeInTheDocument();
+    expect(screen.getByText('embedder builtin-384')).toBeInTheDocument();
+    const u = userEvent.setup();
+    await u.type(screen.getByLabelText('Query'), 'bees');
+    await u.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByRole('table', { name: 'Search results' });
+    expect(screen.queryByText('Search the index')).not.toBeInTheDocument();
+    unmount();
+
+    mockFetch({ ...loggedIn(), 'GET /admin/index/stats': json(indexStats({ total_vectors: 0 })) });
+    renderApp('/dashboard/index/search');
+    expect(await screen.findByText('The index is empty')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Add sources' })).toHaveAttribute(
+      'href',
+      '/dashboard/sources/add',
+    );
+  });
+
   it("says 'Search failed' on a failed search", async () => {
     mockFetch({
       ...loggedIn(),

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import {
   Badge,
   Button,
@@ -96,7 +96,14 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
  * A similarity search over the index (POST /admin/index/search): a non-empty query and k
  * (default 10), results with their similarity. Used by the search tab and the test-search modal.
  */
-export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: number }) {
+export function IndexSearchPanel({
+  resultsMaxHeight,
+  beforeFirstSearch,
+}: {
+  resultsMaxHeight?: number;
+  /** Shown until the first search is asked. */
+  beforeFirstSearch?: ReactNode;
+}) {
   const [query, setQuery] = useState('');
   const [k, setK] = useState<number | string>(INDEX_SEARCH_K);
   const [mode, setMode] = useState<SearchMode>('hybrid');
@@ -144,6 +151,8 @@ export function IndexSearchPanel({ resultsMaxHeight }: { resultsMaxHeight?: numb
           <SearchModeControl value={mode} onChange={setMode} />
         </Stack>
       </form>
+
+      {search.isIdle ? beforeFirstSearch : null}
 
       {search.isError ? (
         <ErrorState title={INDEX_MESSAGES.searchFailed} message={search.error.message} />

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Group, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate } from '../../lib/format';
 import { useJobErrors } from './jobs.api';
+import { DateTime } from '../../components/DateTime';
 
 /** A job's errors (GET /sources/jobs/{id}/errors): URL, type, message and diagnostic summary. */
 export function JobErrorsModal({ jobId, onClose }: { jobId: number | null; onClose: () => void }) {
@@ -45,7 +45,7 @@ export function JobErrorsModal({ jobId, onClose }: { jobId: number | null; onClo
                     {e.type}
                   </Badge>
                   <Text size="xs" c="dimmed" className="tabular-nums">
-                    {formatDate(e.at)}
+                    <DateTime value={e.at} />
                   </Text>
                 </Group>
                 {e.url ? (

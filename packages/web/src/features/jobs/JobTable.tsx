@@ -23,11 +23,12 @@ import {
 } from '@tabler/icons-react';
 import type { Job, JobPriority } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { CRAWL_JOB_TYPE, CrawlCounts, crawlProgressOf } from './CrawlCounts';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';
 import { jobActions } from './jobs.api';
 import { useCan } from '../../session/useCan';
+import { DateTime } from '../../components/DateTime';
 
 /** Relaunch choices in the spec's order (spec 002 §9: normal, high, low). */
 export const RELAUNCH_PRIORITIES: readonly JobPriority[] = ['normal', 'high', 'low'];
@@ -59,7 +60,7 @@ function DateLine({ label, value }: { label: string; value: string | null }) {
       <Text span size="xs" c="dimmed" w={68} display="inline-block">
         {label}
       </Text>
-      {formatDate(value)}
+      <DateTime value={value} />
     </Text>
   );
 }

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { LogEntry, LogsResponse } from '@adam/contracts';
 import { FakeWebSocket } from '../../test/fakeSocket';
 import { json, mockFetch, type RecordedCall, type Route } from '../../test/fetchMock';
+import { formatUtc } from '../../lib/format';
 import { renderApp } from '../../test/renderApp';
 import { loggedIn } from '../../test/session';
 
@@ -243,7 +244,10 @@ describe('Logs Système: states', () => {
     mockFetch(logsRoutes(json(answer([line]))));
     renderApp(LOGS);
     const row = (await screen.findAllByTestId('log-row'))[0]!;
-    expect(within(row).getByText('2026-03-01 09:05:07')).toBeInTheDocument();
+    const time = within(row).getByText(/^Mar 01, 2026 09:05:07 \S+$/);
+    // The same instant in UTC on hover.
+    expect(time).toHaveAttribute('title', formatUtc(line.timestamp));
+    expect(time.title).toMatch(/^2026-03-01 \d\d:05:07 UTC$/);
     expect(within(row).getByText('warning')).toBeInTheDocument();
     expect(within(row).getByText('models')).toBeInTheDocument();
     expect(within(row).getByText(long)).toHaveAttribute('title', long);

@@ -49,6 +49,7 @@ import {
   toLogEntry,
   type LogLevelFilter,
 } from './logRules';
+import { formatUtc } from '../../lib/format';
 import { LOG_MESSAGES as M } from './messages';
 
 /** Typing in the search box queries the server once the operator pauses (Enter: at once). */
@@ -114,7 +115,11 @@ function LogRows({ rows, dimmed }: { rows: LogEntry[]; dimmed: boolean }) {
               <Table.Td
                 ff="monospace"
                 fz="sm"
-                title={entry.timestamp}
+                title={
+                  Number.isNaN(Date.parse(entry.timestamp))
+                    ? entry.timestamp
+                    : formatUtc(entry.timestamp)
+                }
                 style={{ whiteSpace: 'nowrap' }}
               >
                 {formatLogTime(entry.timestamp)}

@@ -4,6 +4,7 @@
  * them again to what it shows, because live lines are merged into page 1 on this side.
  */
 import { LogEntry, type LogLevel } from '@adam/contracts';
+import { formatDate } from '../../lib/format';
 
 export type LogLevelFilter = 'all' | LogLevel;
 
@@ -90,18 +91,13 @@ export function toLogEntry(message: {
   return parsed.success ? parsed.data : null;
 }
 
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
 /**
- * `yyyy-MM-dd HH:mm:ss` in local time: lines of one burst differ by seconds, so they are shown.
+ * The console's date format with seconds (lines of one burst differ by seconds), local time
+ * and zone: `Mar 01, 2026 09:05:07 UTC`.
  * An unparsable timestamp is shown as the server sent it (or `-` when empty).
  */
 export function formatLogTime(timestamp: string): string {
   const time = Date.parse(timestamp);
   if (Number.isNaN(time)) return timestamp.trim() || '-';
-  const d = new Date(time);
-  return (
-    `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ` +
-    `${pad2(d.getHours())}:${pad2(d.getMinutes())}:${pad2(d.getSeconds())}`
-  );
+  return formatDate(time, { seconds: true });
 }

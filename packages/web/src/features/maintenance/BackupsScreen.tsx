@@ -37,7 +37,7 @@ import {
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { CountBadges } from './ActionResult';
 import { BackupRetentionCard } from './BackupRetentionCard';
 import {
@@ -51,6 +51,7 @@ import {
 } from './maintenance.api';
 import { MAINTENANCE_MESSAGES } from './messages';
 import { useCan } from '../../session/useCan';
+import { DateTime } from '../../components/DateTime';
 
 /** Seconds since `running` became true (0 when not running): the long calls show they are alive. */
 function useElapsed(running: boolean): number {
@@ -95,7 +96,9 @@ function RestoredReport({ result }: { result: RestoreResult }) {
       title={`Backup ${result.id} restored`}
     >
       <Stack gap={6}>
-        <Text size="sm">Restored at {formatDate(result.restored_at)}. The store now holds:</Text>
+        <Text size="sm">
+          Restored at <DateTime value={result.restored_at} />. The store now holds:
+        </Text>
         <CountBadges counts={result.counts} />
         <Text size="xs" c="dimmed">
           Index check: {formatNumber(result.reconcile.total_disk)} snippets,{' '}
@@ -199,7 +202,9 @@ function BackupRow({
       <Table.Td ff="monospace" fz="xs">
         {backup.id}
       </Table.Td>
-      <Table.Td className="tabular-nums">{formatDate(backup.created_at)}</Table.Td>
+      <Table.Td className="tabular-nums">
+        <DateTime value={backup.created_at} />
+      </Table.Td>
       <Table.Td>
         <Tooltip label={kind.hint} withArrow multiline maw={260}>
           <Badge variant="light" color={kind.color} radius="sm" style={{ minWidth: 'max-content' }}>
@@ -384,8 +389,9 @@ export function BackupsScreen() {
       message: (
         <Stack gap="xs">
           <Text size="sm">
-            This {KIND[backup.reason].label.toLowerCase()} backup of {formatDate(backup.created_at)}{' '}
-            ({formatNumber(backup.size_mb, 2)} MB) is removed from the server.
+            This {KIND[backup.reason].label.toLowerCase()} backup of{' '}
+            <DateTime value={backup.created_at} /> ({formatNumber(backup.size_mb, 2)} MB) is removed
+            from the server.
           </Text>
           <Text size="sm" c="dimmed">
             {backup.reason === 'safety'
@@ -417,8 +423,9 @@ export function BackupsScreen() {
         <Stack gap="xs">
           <Text size="sm">
             The current snippets, index, jobs, sources, rules, settings and users are replaced by
-            this backup of {formatDate(backup.created_at)} ({formatNumber(backup.counts.snippets)}{' '}
-            snippets, {formatNumber(backup.counts.vectors)} vectors).
+            this backup of <DateTime value={backup.created_at} /> (
+            {formatNumber(backup.counts.snippets)} snippets, {formatNumber(backup.counts.vectors)}{' '}
+            vectors).
           </Text>
           <Text size="sm" c="dimmed">
             Anything created since then is lost unless you back it up first.
@@ -516,7 +523,8 @@ export function BackupsScreen() {
         >
           <Stack gap={6}>
             <Text size="sm" className="tabular-nums">
-              {KIND[notice.backup.reason].label} backup of {formatDate(notice.backup.created_at)},{' '}
+              {KIND[notice.backup.reason].label} backup of{' '}
+              <DateTime value={notice.backup.created_at} />,{' '}
               {formatNumber(notice.backup.size_mb, 2)} MB: it can be restored now.
             </Text>
             <CountBadges counts={notice.backup.counts} />

@@ -16,8 +16,9 @@ import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { MAX_WORKERS, type WorkersStatus } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { useStartWorkers, useStopWorkers, useWorkersStatus } from './maintenance.api';
+import { DateTime } from '../../components/DateTime';
 
 type WorkerState = WorkersStatus['workers'][number]['status'];
 const WORKER_COLOR: Record<WorkerState, string> = {
@@ -156,7 +157,9 @@ export function WorkersPanel() {
                       <Table.Td ta="right" className="tabular-nums">
                         {formatNumber(w.failed)}
                       </Table.Td>
-                      <Table.Td className="tabular-nums">{formatDate(w.started_at)}</Table.Td>
+                      <Table.Td className="tabular-nums">
+                        <DateTime value={w.started_at} />
+                      </Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

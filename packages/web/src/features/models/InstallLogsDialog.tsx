@@ -18,6 +18,7 @@ import { JobProgress, JobStatusBadge } from '../jobs/JobBadges';
 import { useJob } from '../jobs/jobs.api';
 import { useFetchedProgress, useModelLog, useModelProgress } from './models.api';
 import { STATUS_COLOR, statusLabel } from './modelRules';
+import { DateTime } from '../../components/DateTime';
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('en-GB');
 
@@ -39,7 +40,7 @@ function JobSection({ jobId }: { jobId: number }) {
         </Group>
         <JobProgress job={job} />
         <Text size="xs" c="dimmed" className="tabular-nums">
-          Created {formatDate(job.created_at)}
+          Created <DateTime value={job.created_at} />
           {job.started_at ? ` · started ${formatDate(job.started_at)}` : ''}
           {job.completed_at ? ` · completed ${formatDate(job.completed_at)}` : ''}
           {job.failed_at ? ` · failed ${formatDate(job.failed_at)}` : ''}
@@ -49,7 +50,7 @@ function JobSection({ jobId }: { jobId: number }) {
           <Alert key={`${e.at}-${i}`} color="red" variant="light" p="xs" title={e.type}>
             <Text size="sm">{e.message || e.error}</Text>
             <Text size="xs" c="dimmed">
-              {formatDate(e.at)}
+              <DateTime value={e.at} />
             </Text>
           </Alert>
         ))}

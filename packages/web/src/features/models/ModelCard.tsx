@@ -26,7 +26,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { Model } from '@adam/contracts';
-import { formatBytes, formatDate, formatNumber } from '../../lib/format';
+import { formatBytes, formatNumber } from '../../lib/format';
 import { VIRTUAL_LIST } from './constants';
 import { useCancelJob } from '../jobs/jobs.api';
 import { useModelProgress } from './models.api';
@@ -43,6 +43,7 @@ import {
 } from './modelRules';
 import type { ModelOperation } from './useModelOperations';
 import { useCan } from '../../session/useCan';
+import { DateTime } from '../../components/DateTime';
 
 export interface ModelCardHandlers {
   onInstall: (model: Model) => void;
@@ -329,7 +330,9 @@ export function ModelCard({
               <Detail label="Local path">
                 {model.local_path ? <Code>{model.local_path}</Code> : '-'}
               </Detail>
-              <Detail label="Updated">{formatDate(model.updated_at)}</Detail>
+              <Detail label="Updated">
+                <DateTime value={model.updated_at} />
+              </Detail>
               {model.error ? <Detail label="Error">{model.error}</Detail> : null}
             </SimpleGrid>
           ) : null}

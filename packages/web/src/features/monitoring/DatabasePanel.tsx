@@ -82,7 +82,11 @@ function LmdbCard({ lmdb }: { lmdb: DatabaseMetrics['lmdb'] }) {
           ['Read latency', withUnit(lmdb.read_latency, 'ms', 2)],
           ['Write latency', withUnit(lmdb.write_latency, 'ms', 2)],
           ['Transactions', formatNumber(lmdb.transactions)],
-          ['Compression (stored / raw)', ratio(lmdb.compression)],
+          [
+            'Disk per text byte',
+            lmdb.compression === null ? '-' : `${formatNumber(lmdb.compression, 2)}×`,
+            'Bytes the snippets table takes on disk for each byte of snippet text: a row also holds its embedding vector (4 bytes a dimension), hash and metadata, so several times the text is normal; space freed in its pages by deletions counts until a vacuum.',
+          ],
         ]}
       />
     </MonitoringCard>

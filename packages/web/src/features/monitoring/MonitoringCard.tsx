@@ -59,12 +59,23 @@ export function MonitoringCard({
 }
 
 /** Label/value rows of a card; values are already formatted ('-' when unknown). */
-export function FigureList({ rows }: { rows: readonly [label: string, value: string][] }) {
+export function FigureList({
+  rows,
+}: {
+  /** A row's optional hint says what the figure means (on hover, and to screen readers). */
+  rows: readonly [label: string, value: string, hint?: string][];
+}) {
   return (
     <Stack gap={4} component="dl" m={0}>
-      {rows.map(([label, value]) => (
+      {rows.map(([label, value, hint]) => (
         <Group key={label} justify="space-between" gap="xs" wrap="nowrap">
-          <Text component="dt" size="xs" c="dimmed">
+          <Text
+            component="dt"
+            size="xs"
+            c="dimmed"
+            title={hint}
+            style={hint ? { textDecoration: 'underline dotted', cursor: 'help' } : undefined}
+          >
             {label}
           </Text>
           <Text component="dd" m={0} size="sm" fw={600} className="tabular-nums" ta="right">

@@ -109,7 +109,12 @@ describe('Control Centre', () => {
     expect(within(section('FAISS')).getByText('usearch HNSW (on disk)')).toBeInTheDocument();
     expect(within(section('FAISS')).getByText('4,200')).toBeInTheDocument();
     expect(within(section('LMDB')).getByText('SQLite 3.46 (WAL)')).toBeInTheDocument();
-    expect(within(section('LMDB')).getByText('62.0%')).toBeInTheDocument();
+    // The store's bytes for each byte of text: a multiple, said as one, with what it means.
+    expect(within(section('LMDB')).getByText('5.20×')).toBeInTheDocument();
+    expect(within(section('LMDB')).getByText('Disk per text byte')).toHaveAttribute(
+      'title',
+      expect.stringContaining('embedding vector'),
+    );
     expect(
       screen.getByText('All clear: CPU and memory are within their thresholds.'),
     ).toBeInTheDocument();

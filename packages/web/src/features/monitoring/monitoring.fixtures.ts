@@ -88,7 +88,7 @@ export function databaseMetrics(over: Partial<DatabaseMetrics> = {}): DatabaseMe
       read_latency: 0.05,
       write_latency: 0.4,
       transactions: 812,
-      compression: 0.62,
+      compression: 5.198,
     },
     ...over,
   };

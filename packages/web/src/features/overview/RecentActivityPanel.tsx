@@ -9,9 +9,9 @@ import {
 import { RECENT_ACTIVITY_DEFAULT_LIMIT, type ActivityItem } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate } from '../../lib/format';
 import { OVERVIEW_MESSAGES as M } from './messages';
 import { useRecentActivity } from './overview.api';
+import { DateTime } from '../../components/DateTime';
 
 /** The console's colour and icon for each level the server gives an activity item. */
 export const LEVEL_STYLE = {
@@ -58,7 +58,7 @@ function ActivityRow({ item }: { item: ActivityItem }) {
         </Text>
         <Group gap="xs">
           <Text size="xs" c="dimmed" className="tabular-nums">
-            {formatDate(item.created_at)}
+            <DateTime value={item.created_at} />
           </Text>
           <Badge size="xs" variant="light" color={style.color}>
             {KIND_LABELS[item.kind]}

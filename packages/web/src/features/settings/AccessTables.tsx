@@ -3,6 +3,7 @@ import { IconLogout, IconTrash } from '@tabler/icons-react';
 import type { ApiKey, ApiKeyScope, Session } from '@adam/contracts';
 import { formatDate } from '../../lib/format';
 import { describeUserAgent } from './userAgent';
+import { DateTime } from '../../components/DateTime';
 
 export const SCOPE_LABELS: Record<ApiKeyScope, string> = {
   read: 'Read',
@@ -31,7 +32,7 @@ function WhenFrom({ at, address }: { at: string | null; address: string | null }
   return (
     <>
       <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {formatDate(at)}
+        <DateTime value={at} />
       </Text>
       {address ? (
         <Text size="xs" c="dimmed">
@@ -87,8 +88,12 @@ export function ApiKeyTable({
                   <Table.Td>
                     <Code>{key.prefix}…</Code>
                   </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(key.created_at)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(key.expires_at)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <DateTime value={key.created_at} />
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <DateTime value={key.expires_at} />
+                  </Table.Td>
                   <Table.Td>
                     <WhenFrom at={key.last_used_at} address={key.last_used_address} />
                   </Table.Td>
@@ -186,13 +191,13 @@ export function SessionTable({
                     ) : null}
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {formatDate(session.created_at)}
+                    <DateTime value={session.created_at} />
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
                     {session.last_used_at ? formatDate(session.last_used_at) : 'Not since'}
                   </Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {formatDate(session.expires_at)}
+                    <DateTime value={session.expires_at} />
                   </Table.Td>
                   {onRevoke ? (
                     <Table.Td>

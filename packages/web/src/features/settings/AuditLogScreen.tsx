@@ -28,7 +28,6 @@ import {
 } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryTable } from '../../components/QueryTable';
-import { formatDate } from '../../lib/format';
 import { saveFile } from '../snippets/download';
 import {
   useAuditPage,
@@ -36,6 +35,7 @@ import {
   useExportAudit,
   type AuditExportFormat,
 } from './audit.api';
+import { DateTime } from '../../components/DateTime';
 
 const OUTCOME_COLORS: Record<AuditOutcome, string> = {
   ok: 'teal',
@@ -70,7 +70,9 @@ function ChainStatus() {
 function EntryRow({ entry }: { entry: AuditEntry }) {
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <DateTime value={entry.at} />
+      </Table.Td>
       <Table.Td>{entry.user_email ?? '—'}</Table.Td>
       <Table.Td>
         <Code>{entry.action}</Code>

@@ -31,7 +31,6 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { toast } from '../../layout/toasts';
-import { formatDate } from '../../lib/format';
 import { RULE_MESSAGES, withDetail } from './messages';
 import {
   useCreateScrapingRule,
@@ -39,6 +38,7 @@ import {
   useScrapingRules,
   useUpdateScrapingRule,
 } from './settings.api';
+import { DateTime } from '../../components/DateTime';
 
 const MODE_OPTIONS = SCRAPING_MODES.map((mode) => ({ value: mode, label: mode }));
 const MODE_COLOR: Record<string, string> = { allow: 'teal', deny: 'red', selector: 'blue' };
@@ -346,7 +346,7 @@ function RuleRow({ rule, highlighted }: { rule: ScrapingRule; highlighted: boole
       </Table.Td>
       <Table.Td>
         <Text size="sm" c="dimmed" className="tabular-nums">
-          {formatDate(rule.updated_at)}
+          <DateTime value={rule.updated_at} />
         </Text>
       </Table.Td>
       <Table.Td>

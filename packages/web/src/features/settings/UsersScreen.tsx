@@ -21,10 +21,10 @@ import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryTable } from '../../components/QueryTable';
 import { toast } from '../../layout/toasts';
-import { formatDate } from '../../lib/format';
 import { useSession } from '../../session/useSession';
 import { UserAccessModal } from './UserAccessModal';
 import { useCreateUser, useDeleteUser, useUpdateUser, useUsers } from './users.api';
+import { DateTime } from '../../components/DateTime';
 
 const ROLE_LABELS: Record<Role, string> = {
   administrator: 'Administrator',
@@ -246,7 +246,9 @@ function UserRow({
       <Table.Td>
         <StatusBadge user={user} />
       </Table.Td>
-      <Table.Td>{formatDate(user.created_at)}</Table.Td>
+      <Table.Td>
+        <DateTime value={user.created_at} />
+      </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap" justify="flex-end">
           <Tooltip label="Sessions and API keys">

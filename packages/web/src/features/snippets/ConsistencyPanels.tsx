@@ -18,10 +18,11 @@ import { SNIPPET_PAGE_SIZE, type CleanupType, type ConsistencyReport } from '@ad
 import { confirmAction } from '../../components/ConfirmDialog';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState } from '../../components/QueryState';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { toast } from '../../layout/toasts';
 import { IndexStatusBadge } from './SnippetDetailsModal';
 import { useCleanupOrphans } from './snippets.api';
+import { DateTime } from '../../components/DateTime';
 
 type Entry = ConsistencyReport['snippets_ok'][number];
 export type ReportTab = 'consistent' | 'index_only' | 'disk_only';
@@ -59,7 +60,7 @@ export function ConsistencySummary({
           <Group gap="sm">
             {report ? (
               <Text size="xs" c="dimmed">
-                Checked {formatDate(report.checked_at)}
+                Checked <DateTime value={report.checked_at} />
               </Text>
             ) : null}
             <Button
@@ -337,7 +338,9 @@ export function ReportPanel({
                           }}
                         />
                       </Table.Td>
-                      <Table.Td className="tabular-nums">{formatDate(entry.created_at)}</Table.Td>
+                      <Table.Td className="tabular-nums">
+                        <DateTime value={entry.created_at} />
+                      </Table.Td>
                     </>
                   ) : null}
                 </Table.Tr>

@@ -29,7 +29,7 @@ import { tabHref } from '../../app/tabs';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { QualityBadge } from '../../components/QualityBadge';
 import { ErrorState } from '../../components/QueryState';
-import { formatBytes, formatDate, formatNumber } from '../../lib/format';
+import { formatBytes, formatNumber } from '../../lib/format';
 import { qualityColor } from '../../lib/quality';
 import { toast } from '../../layout/toasts';
 import { INDEX_STATUS_LABELS, SNIPPET_MESSAGES } from './messages';
@@ -46,6 +46,7 @@ import {
   useSnippet,
   useSnippetIndexInfo,
 } from './snippets.api';
+import { DateTime } from '../../components/DateTime';
 
 export function IndexStatusBadge({ snippet }: { snippet: Parameters<typeof indexStatus>[0] }) {
   const status = indexStatus(snippet);
@@ -183,7 +184,9 @@ function IndexInfoFacts({ info }: { info: SnippetIndexInfo }) {
         <Fact label="Dimension">{info.dimension}</Fact>
         <Fact label="Vector norm">{formatNumber(info.vector_norm, 4)}</Fact>
         <Fact label="Embedder">{info.embedder ?? '-'}</Fact>
-        <Fact label="Indexed at">{formatDate(info.indexed_at)}</Fact>
+        <Fact label="Indexed at">
+          <DateTime value={info.indexed_at} />
+        </Fact>
       </SimpleGrid>
       {info.vector_preview.length ? (
         <Text size="xs" c="dimmed" ff="monospace" className="tabular-nums">
@@ -275,9 +278,15 @@ function SnippetBody({ snippet, onClose }: { snippet: Snippet; onClose: () => vo
             </Text>
           ) : null}
         </Fact>
-        <Fact label="Created">{formatDate(snippet.created_at)}</Fact>
-        <Fact label="Updated">{formatDate(snippet.updated_at)}</Fact>
-        <Fact label="Indexed">{formatDate(snippet.indexed_at)}</Fact>
+        <Fact label="Created">
+          <DateTime value={snippet.created_at} />
+        </Fact>
+        <Fact label="Updated">
+          <DateTime value={snippet.updated_at} />
+        </Fact>
+        <Fact label="Indexed">
+          <DateTime value={snippet.indexed_at} />
+        </Fact>
       </SimpleGrid>
 
       {parts.length ? (

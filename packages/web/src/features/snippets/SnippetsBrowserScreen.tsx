@@ -42,7 +42,7 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { QualityBadge } from '../../components/QualityBadge';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate, formatNumber, formatTotal } from '../../lib/format';
+import { formatNumber, formatTotal } from '../../lib/format';
 import { pageRequest, type PageRequest } from '../../lib/cursorPaging';
 import { toast } from '../../layout/toasts';
 import { ConsistencySummary, ReportPanel, type ReportTab } from './ConsistencyPanels';
@@ -59,6 +59,7 @@ import {
 } from './snippets.api';
 import { MinQualityInput, ThemeFilterSelect } from './SnippetFilterInputs';
 import { useCan } from '../../session/useCan';
+import { DateTime } from '../../components/DateTime';
 
 type SortBy = SnippetListParams['sort_by'];
 type BrowserTab = 'all' | ReportTab;
@@ -519,7 +520,9 @@ export function SnippetsBrowserScreen() {
                         <Table.Td>
                           <IndexStatusBadge snippet={s} />
                         </Table.Td>
-                        <Table.Td className="tabular-nums">{formatDate(s.created_at)}</Table.Td>
+                        <Table.Td className="tabular-nums">
+                          <DateTime value={s.created_at} />
+                        </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

@@ -35,13 +35,14 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryTable, pageCount } from '../../components/QueryTable';
 import { UrlLink } from '../../components/UrlLink';
 import { toast } from '../../layout/toasts';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { PruneModal } from './PruneModal';
 import { ScheduleModal } from './ScheduleModal';
 import { KindBadge, SourceSyncTds } from './SourceSyncCells';
 import { SourceSyncsModal } from './SourceSyncsModal';
 import { SOURCES_PER_PAGE, useDeleteSource, useSources, useSyncSourceNow } from './sources.api';
 import { useCan } from '../../session/useCan';
+import { DateTime } from '../../components/DateTime';
 
 function StatusCell({ source }: { source: Source }) {
   if (!source.last_status) {
@@ -307,7 +308,7 @@ export function ManageSourcesScreen() {
                       <SourceSyncTds source={source} />
                       <Table.Td>
                         <Text size="xs" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
-                          {formatDate(source.updated_at)}
+                          <DateTime value={source.updated_at} />
                         </Text>
                       </Table.Td>
                       <Table.Td>

@@ -3,9 +3,10 @@ import { Anchor, Badge, Modal, Table, Text } from '@mantine/core';
 import type { Source } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { OUTCOME_COLORS } from './SourceSyncCells';
 import { SYNC_HISTORY_LIMIT, useSourceSyncs } from './sources.api';
+import { DateTime } from '../../components/DateTime';
 
 const n = (v: number) => formatNumber(v);
 
@@ -65,7 +66,7 @@ export function SourceSyncsModal({
                 <Table.Tr key={s.id} data-testid={`sync-row-${s.id}`}>
                   <Table.Td>
                     <Text size="xs" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
-                      {formatDate(s.started_at)}
+                      <DateTime value={s.started_at} />
                     </Text>
                   </Table.Td>
                   <Table.Td>

@@ -6,7 +6,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../../app/queryClient';
 import { json, mockFetch } from '../../../test/fetchMock';
 import { snippet } from '../../snippets/snippets.fixtures';
-import { LabProvider, useLab } from './LabProvider';
+import { LabProvider, useLab, type LabProviderProps } from './LabProvider';
+import { LAB_STORAGE_KEY } from './labStorage';
 import { labSnippetKeys } from './snippetThemes';
 import { createLab, DEFAULT_PARAMS, TICK_MS } from './simulation';
 
@@ -37,12 +38,12 @@ function Probe() {
   );
 }
 
-function renderLab(path: string) {
+function renderLab(path: string, props: Omit<LabProviderProps, 'children'> = { seed: 5 }) {
   const queryClient = createQueryClient();
   const result = render(
     <MemoryRouter initialEntries={[path]}>
       <QueryClientProvider client={queryClient}>
-        <LabProvider seed={5}>
+        <LabProvider {...props}>
           <Probe />
         </LabProvider>
       </QueryClientProvider>
@@ -61,9 +62,49 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.useRealTimers();
+  window.localStorage.clear();
 });
 
 describe('LabProvider', () => {
+  it('is kept across a reload: the same population, generation and pause; reset stores a new one', async () => {
+    mockFetch({});
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const first = renderLab('/dashboard/agent2/control', {});
+    await user.click(screen.getByRole('button', { name: 'new generation' }));
+    await user.click(screen.getByRole('button', { name: 'new generation' }));
+    advance(2 * TICK_MS);
+    await user.click(screen.getByRole('button', { name: 'pause' }));
+    const seed = value('seed');
+    expect(value('generation')).toBe('3');
+    expect(value('tick')).toBe('2');
+    first.unmount();
+    expect(window.localStorage.getItem(LAB_STORAGE_KEY)).not.toBeNull();
+
+    const second = renderLab('/dashboard/agent2/control', {});
+    expect(value('seed')).toBe(seed);
+    expect(value('generation')).toBe('3');
+    expect(value('tick')).toBe('2');
+    advance(5 * TICK_MS);
+    expect(value('tick')).toBe('2');
+    expect(screen.getByRole('button', { name: 'resume' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'reset' }));
+    const newSeed = value('seed');
+    expect(newSeed).not.toBe(seed);
+    second.unmount();
+
+    renderLab('/dashboard/agent2/control', {});
+    expect(value('seed')).toBe(newSeed);
+    expect(value('generation')).toBe('1');
+  });
+
+  it('a test seed neither reads nor writes the stored laboratory', () => {
+    mockFetch({});
+    window.localStorage.setItem(LAB_STORAGE_KEY, 'not json');
+    renderLab('/dashboard/agent2/control');
+    expect(value('seed')).toBe('5');
+    expect(window.localStorage.getItem(LAB_STORAGE_KEY)).toBe('not json');
+  });
+
   it('ticks every 3 s on an Agent 2 screen, evolution active from the start', () => {
     mockFetch({});
     renderLab('/dashboard/agent2/control');

@@ -2,7 +2,8 @@
  * The laboratory's one running simulation, shared by the Agent 2 screens (issue 12). Mounted
  * above the routes, so the population survives moving between screens and coming back within
  * the session; it evolves only while evolution is active and the operator is on an Agent 2
- * screen (/dashboard/agent2/...).
+ * screen (/dashboard/agent2/...). It is kept in local storage (labStorage.ts), so a reload goes on
+ * where it was; Reset starts a new population (and stores that one).
  */
 import {
   createContext,
@@ -16,6 +17,7 @@ import {
 } from 'react';
 import { useLocation } from 'react-router';
 import * as simulation from './simulation';
+import { loadLab, saveLab } from './labStorage';
 import { useSnippetSources } from './snippetThemes';
 import type { EvolutionParams, LabState } from './types';
 
@@ -45,9 +47,43 @@ export interface LabProviderProps {
   seed?: number;
   /** A ready-made state to start from (screens' tests), instead of a new population. */
   initialState?: LabState;
+  /** Restore from and save to local storage; by default when neither seed nor initialState is given. */
+  persist?: boolean;
 }
 
-export function LabProvider({ children, seed, initialState }: LabProviderProps) {
+/**
+ * Saves when a generation ends, on a pause, a reset or new params, and when the page is hidden
+ * or left: between those the simulation's ticks are not worth a write of the whole state.
+ */
+function useSavedLab(state: LabState, running: boolean, persist: boolean) {
+  const latest = useRef({ state, running });
+  latest.current = { state, running };
+  useEffect(() => {
+    if (persist) saveLab(state, running);
+    // Not at every tick: the dependencies are the moments named above.
+  }, [persist, state.generation, state.seed, state.params, running]);
+  useEffect(() => {
+    if (!persist) return;
+    const save = () => saveLab(latest.current.state, latest.current.running);
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') save();
+    };
+    window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.removeEventListener('pagehide', save);
+      document.removeEventListener('visibilitychange', onVisibility);
+      save();
+    };
+  }, [persist]);
+}
+
+export function LabProvider({
+  children,
+  seed,
+  initialState,
+  persist = seed === undefined && initialState === undefined,
+}: LabProviderProps) {
   const { pathname } = useLocation();
   const onAgent2 = isAgent2Path(pathname);
   // The snippets are fetched when the laboratory is first opened, not at every dashboard visit.
@@ -57,10 +93,13 @@ export function LabProvider({ children, seed, initialState }: LabProviderProps) 
   const sourcesRef = useRef(sources);
   sourcesRef.current = sources;
 
+  // Read once, for the first render of both pieces of state.
+  const [stored] = useState(() => (persist ? loadLab() : null));
   const [state, setState] = useState<LabState>(
-    () => initialState ?? simulation.createLab(seed ?? Date.now()),
+    () => initialState ?? stored?.state ?? simulation.createLab(seed ?? Date.now()),
   );
-  const [running, setRunning] = useState(true);
+  const [running, setRunning] = useState(stored?.running ?? true);
+  useSavedLab(state, running, persist);
 
   useEffect(() => {
     if (!running || !onAgent2) return;
