@@ -16,9 +16,10 @@ import {
 import { IconChartLine, IconTrendingDown } from '@tabler/icons-react';
 import type { EvaluationTrigger, QualityAlert } from '@adam/contracts';
 import { tabHref } from '../../app/tabs';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatNumber } from '../../lib/format';
 import { useCan } from '../../session/useCan';
 import { useDismissQualityAlert, useOpenQualityAlerts } from './quality-alerts.api';
+import { DateTime } from '../../components/DateTime';
 
 /** Lost queries named in the panel; the rest are counted and shown on the Quality screen. */
 const SHOWN_LOST = 5;
@@ -69,7 +70,9 @@ function AlertRow({ alert, canDismiss }: { alert: QualityAlert; canDismiss: bool
           <Text size="xs" c="dimmed">
             Run #{alert.run_id} after {TRIGGER_TEXT[alert.trigger]}, against run #
             {alert.base_run_id} · threshold {formatNumber(alert.threshold, 3)} ·{' '}
-            <span className="tabular-nums">{formatDate(alert.created_at)}</span>
+            <span className="tabular-nums">
+              <DateTime value={alert.created_at} />
+            </span>
           </Text>
           {alert.lost_count === 0 ? (
             <Text size="sm" c="dimmed">

@@ -31,6 +31,7 @@ import {
 } from './quality.api';
 import { GRADE_LEGEND, GradeBadge } from './QualityJudging';
 import { QualityRunsPanel } from './QualityRunsPanel';
+import { DateTime } from '../../components/DateTime';
 
 export type DetailTab = 'queries' | 'runs' | 'versions';
 
@@ -164,7 +165,9 @@ function VersionsTable({
             </Table.Td>
             <Table.Td className="tabular-nums">{v.query_count}</Table.Td>
             <Table.Td>
-              <Text size="sm">{formatDate(v.created_at)}</Text>
+              <Text size="sm">
+                <DateTime value={v.created_at} />
+              </Text>
             </Table.Td>
             <Table.Td>
               {v.number === viewing ? (
@@ -281,7 +284,7 @@ export function QualitySetDetail({
             ) : null}
             <Text size="xs" c="dimmed">
               Version {latestNumber} · {latest.data.version.query_count} queries · updated{' '}
-              {formatDate(set.updated_at)}
+              <DateTime value={set.updated_at} />
             </Text>
           </Stack>
           <Group gap="xs" wrap="nowrap">

@@ -13,10 +13,10 @@ import {
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import type { EvaluationRun, EvaluationMode } from '@adam/contracts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
-import { formatDate } from '../../lib/format';
 import { useEvaluationRun, useRunResults } from './quality-runs.api';
 import { RunStatusBadge, SummaryTable } from './RunsTable';
 import { describeState, formatMetric, formatMs, modeLabel } from './runRules';
+import { DateTime } from '../../components/DateTime';
 
 type Sort = 'asc' | 'desc';
 
@@ -157,7 +157,7 @@ export function RunDetailDrawer({ runId, onClose }: { runId: number | null; onCl
               {run.data.set_name} · version {run.data.version}
             </Text>
             <Text size="sm" c="dimmed">
-              {formatDate(run.data.ended_at ?? run.data.created_at)}
+              <DateTime value={run.data.ended_at ?? run.data.created_at} />
             </Text>
           </Group>
           {run.data.state ? (

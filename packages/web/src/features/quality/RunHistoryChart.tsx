@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { LineChart } from '@mantine/charts';
 import { Badge, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import type { EvaluationRun } from '@adam/contracts';
-import { formatDate } from '../../lib/format';
 import {
   CHART_METRICS,
   METRIC_LABELS,
@@ -14,6 +13,7 @@ import {
   type ChartMetric,
   type ChartPoint,
 } from './runRules';
+import { DateTime } from '../../components/DateTime';
 
 const CHART_HEIGHT = 220;
 
@@ -21,7 +21,7 @@ function PointTooltip({ point, metric }: { point: ChartPoint; metric: ChartMetri
   return (
     <Paper withBorder p="xs" shadow="md" maw={320}>
       <Text size="sm" fw={700}>
-        Run {point.label} · {formatDate(point.when)}
+        Run {point.label} · <DateTime value={point.when} />
       </Text>
       {Object.entries(point)
         .filter(([k, v]) => k !== 'runId' && typeof v === 'number')

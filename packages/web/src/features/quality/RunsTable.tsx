@@ -2,11 +2,11 @@ import { useEffect, useRef } from 'react';
 import { Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import type { EvaluationRun, ModeSummary } from '@adam/contracts';
-import { formatDate } from '../../lib/format';
 import { JobProgress } from '../jobs/JobBadges';
 import { isFinalStatus, useJob } from '../jobs/jobs.api';
 import { isRunActive, useRefreshRuns } from './quality-runs.api';
 import { describeState, formatMetric, formatMs, modeLabel } from './runRules';
+import { DateTime } from '../../components/DateTime';
 
 const STATUS_COLORS: Record<EvaluationRun['status'], string> = {
   pending: 'gray',
@@ -141,7 +141,7 @@ export function RunsTable({
                     #{run.id}
                   </Text>
                   <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                    {formatDate(run.ended_at ?? run.created_at)}
+                    <DateTime value={run.ended_at ?? run.created_at} />
                   </Text>
                 </Stack>
               </Table.Td>

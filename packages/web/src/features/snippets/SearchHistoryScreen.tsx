@@ -42,6 +42,7 @@ import {
   useSearchHistorySummary,
   type SearchHistoryFilters,
 } from './search-history.api';
+import { DateTime } from '../../components/DateTime';
 
 const DAYS = ['1', '7', '30', '90'];
 const OUTCOME_LABELS: Record<SearchOutcome, string> = {
@@ -162,7 +163,9 @@ function QueryStatsPanel({
                       </Table.Td>
                     </>
                   ) : (
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(r.last_at)}</Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <DateTime value={r.last_at} />
+                    </Table.Td>
                   )}
                   <Table.Td>
                     <AddToSet query={r.query} mode={r.mode} />
@@ -243,7 +246,9 @@ function Summary({ days }: { days: number }) {
                       <Table.Td ta="right" className="tabular-nums">
                         {ms(e.latency_ms)}
                       </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(e.at)}</Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <DateTime value={e.at} />
+                      </Table.Td>
                       <Table.Td>
                         <AddToSet query={e.query} mode={e.mode} />
                       </Table.Td>
@@ -283,7 +288,9 @@ function EntryRow({
 }) {
   return (
     <Table.Tr>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(entry.at)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        <DateTime value={entry.at} />
+      </Table.Td>
       <Table.Td>
         <Group gap={6} wrap="nowrap">
           <Text size="sm" lineClamp={2} title={entry.query}>
