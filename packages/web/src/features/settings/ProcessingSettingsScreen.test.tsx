@@ -38,7 +38,7 @@ describe('Processing Settings', () => {
     expect(dimension).toHaveAttribute('readonly');
   });
 
-  it('sends all eighteen fields under settings and shows the saved values', async () => {
+  it('sends all twenty-one fields under settings and shows the saved values', async () => {
     const { callsTo } = mockFetch({
       ...loggedIn(),
       ...otherSections(),
@@ -71,7 +71,7 @@ describe('Processing Settings', () => {
     const [put] = callsTo('PUT', '/admin/settings/processing');
     const { settings } = put?.body as { settings: Record<string, unknown> };
     expect(Object.keys(settings).sort()).toEqual(Object.keys(ProcessingSettings.shape).sort());
-    expect(Object.keys(settings)).toHaveLength(18);
+    expect(Object.keys(settings)).toHaveLength(21);
     expect(settings.embedding_batch_size).toBe(64);
     expect(settings.search_vector_weight).toBe(0.6);
     expect(settings.index_storage).toBe('i8');
