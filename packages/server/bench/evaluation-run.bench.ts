@@ -15,8 +15,6 @@
  * started → ended as the run records it, and the wall time from the POST's service call to the
  * job's end), then the bare searches again (the machine may have changed meanwhile).
  */
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import type { SearchMode } from '@adam/contracts';
 import {
   fixed,
@@ -30,43 +28,18 @@ import {
   splitSentences,
   table,
 } from './common.js';
-import { benchSnippets, writeBenchSnippets } from './snippet-data.js';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { indexedBenchApp } from './snippet-data.js';
 
 const SNIPPETS = 10_000;
 const QUERIES = 300;
 const MODES: SearchMode[] = ['keyword', 'vector', 'hybrid'];
-const pageUrl = (n: number) => `https://bench.example/pages/${n}`;
 
 header(`evaluation run: ${QUERIES} queries × ${MODES.length} modes at ${SNIPPETS} snippets`);
 const benchStarted = performance.now();
 await sharedModel();
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-bench-eval-'));
-writeBenchSnippets(
-  dir,
-  benchSnippets(27, ({ n }) => ({
-    source_title: `Page ${n}`,
-    source_url: pageUrl(n),
-    job_id: null,
-    metadata: '{}',
-  })),
-  SNIPPETS,
-  5_000,
-);
-
-const adam = await buildApp(
-  loadConfig({ ADAM_DATA_DIR: dir, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
-);
+const { adam, dir } = await indexedBenchApp('adam-bench-eval-', 27, SNIPPETS);
 try {
-  await adam.reconciled;
   const { jobs, evaluations, snippets } = adam.services;
-  await adam.queueStarted;
-  let t = performance.now();
-  const rebuild = jobs.create({ type: 'rebuild_index', input: { reembed: true } });
-  const rebuilt = await jobs.waitForEnd(rebuild.id, 600_000);
-  console.log(`embedded and indexed: ${rebuilt.status}, ${seconds(performance.now() - t)}`);
 
   // The pages that have rows, and one sentence of each as a query.
   const pages = adam.db
@@ -102,7 +75,7 @@ try {
   await bare();
   const bareBefore = await bare();
 
-  t = performance.now();
+  const t = performance.now();
   const run = evaluations.startRun({ set_id: set.id, modes: MODES });
   const ended = await jobs.waitForEnd(run.job_id!, 600_000);
   const wall = performance.now() - t;

@@ -16,8 +16,6 @@
  * end-to-end difference, the recorder's own time is measured directly: the hook's record()
  * calls and the flushes' transactions, summed and divided by the searches recorded.
  */
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import {
   fixed,
   footer,
@@ -25,16 +23,12 @@ import {
   pageSentences,
   removeDir,
   rng,
-  seconds,
   sharedModel,
   splitSentences,
   summarize,
   table,
 } from './common.js';
-import { benchSnippets, writeBenchSnippets } from './snippet-data.js';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { indexedBenchApp } from './snippet-data.js';
 
 const SNIPPETS = 10_000;
 const BLOCK = Number(process.env.SEARCH_HISTORY_BLOCK ?? 200);
@@ -44,30 +38,9 @@ const GOAL_MS = 0.2;
 header(`search history: hybrid searches at ${SNIPPETS} snippets, recording on vs off`);
 const benchStarted = performance.now();
 await sharedModel();
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-bench-history-'));
-writeBenchSnippets(
-  dir,
-  benchSnippets(31, ({ n }) => ({
-    source_title: `Page ${n}`,
-    source_url: `https://bench.example/pages/${n}`,
-    job_id: null,
-    metadata: '{}',
-  })),
-  SNIPPETS,
-  5_000,
-);
-
-const adam = await buildApp(
-  loadConfig({ ADAM_DATA_DIR: dir, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
-);
+const { adam, dir } = await indexedBenchApp('adam-bench-history-', 31, SNIPPETS);
 try {
-  await adam.reconciled;
-  await adam.queueStarted;
-  const { jobs, settings, searchHistory } = adam.services;
-  const t = performance.now();
-  const rebuild = jobs.create({ type: 'rebuild_index', input: { reembed: true } });
-  const rebuilt = await jobs.waitForEnd(rebuild.id, 600_000);
-  console.log(`embedded and indexed: ${rebuilt.status}, ${seconds(performance.now() - t)}`);
+  const { settings, searchHistory } = adam.services;
 
   const login = await adam.app.inject({
     method: 'POST',

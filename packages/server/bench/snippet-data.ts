@@ -6,8 +6,11 @@
  * rows come from (source, job, metadata).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { THEMES } from '@adam/contracts';
+import { buildApp, type Adam } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
 import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
@@ -89,5 +92,45 @@ export function writeBenchSnippets(
     return inserted;
   } finally {
     db.close();
+  }
+}
+
+/** The page URL of fixture page `n` in the search benches' data. */
+export const benchPageUrl = (n: number): string => `https://bench.example/pages/${n}`;
+
+/**
+ * A server over `count` generated rows (page `n`'s rows titled `Page n`, at benchPageUrl(n)),
+ * embedded by the built-in embedder and indexed through a rebuild_index job: where the benches
+ * of search features start. The caller closes the app and removes the directory.
+ */
+export async function indexedBenchApp(
+  prefix: string,
+  seed: number,
+  count: number,
+): Promise<{ adam: Adam; dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const origin: PageOrigin = ({ n }) => ({
+    source_title: `Page ${n}`,
+    source_url: benchPageUrl(n),
+    job_id: null,
+    metadata: '{}',
+  });
+  writeBenchSnippets(dir, benchSnippets(seed, origin), count, 5_000);
+  const adam = await buildApp(
+    loadConfig({ ADAM_DATA_DIR: dir, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),
+  );
+  try {
+    await adam.reconciled;
+    await adam.queueStarted;
+    const { jobs } = adam.services;
+    const started = performance.now();
+    const rebuild = jobs.create({ type: 'rebuild_index', input: { reembed: true } });
+    const rebuilt = await jobs.waitForEnd(rebuild.id, 600_000);
+    console.log(`embedded and indexed: ${rebuilt.status}, ${seconds(performance.now() - started)}`);
+    return { adam, dir };
+  } catch (e) {
+    await adam.app.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
 }
