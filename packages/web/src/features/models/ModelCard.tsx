@@ -23,6 +23,7 @@ import {
   IconFileText,
   IconFlask,
   IconPencil,
+  IconRefresh,
   IconTrash,
 } from '@tabler/icons-react';
 import type { Model } from '@adam/contracts';
@@ -34,6 +35,7 @@ import { activatingLabel } from './messages';
 import {
   STATUS_COLOR,
   canInstall,
+  canRetryInstall,
   canTest,
   canToggle,
   canUninstall,
@@ -236,6 +238,17 @@ export function ModelCard({
                 disabled={busy}
               >
                 Install
+              </Button>
+            ) : null}
+            {canWrite && canRetryInstall(model) ? (
+              <Button
+                size="xs"
+                color="orange"
+                leftSection={<IconRefresh size={14} />}
+                onClick={() => handlers.onInstall(model)}
+                disabled={busy}
+              >
+                Retry install
               </Button>
             ) : null}
             {canTest(model) ? (

@@ -90,6 +90,34 @@ describe('Install', () => {
     expect(callsTo('GET', '/admin/models/2/progress')).toHaveLength(2);
   });
 
+  it('retries a failed install from the card, without uninstalling first', async () => {
+    const failed = model(2, {
+      name: NAME,
+      status: 'error',
+      error: 'Hub answered 500 for onnx/model.onnx',
+    });
+    const current = { model: failed, progress: progress(2, { status: 'error', progress: 40 }) };
+    const { callsTo } = setup(current);
+    renderApp(PATH);
+    const u = userEvent.setup();
+    const article = await screen.findByRole('article', { name: NAME });
+    expect(within(article).getByText('Hub answered 500 for onnx/model.onnx')).toBeInTheDocument();
+    expect(within(article).queryByRole('button', { name: 'Install' })).not.toBeInTheDocument();
+    await u.click(within(article).getByRole('button', { name: 'Retry install' }));
+    expect(
+      await screen.findByText(
+        'Starting installation for all-MiniLM-L6-v2. This may take a few minutes...',
+      ),
+    ).toBeInTheDocument();
+    expect(callsTo('POST', '/admin/models/2/install')).toHaveLength(1);
+    expect(callsTo('POST', '/admin/models/2/uninstall')).toHaveLength(0);
+    current.model = { ...current.model, status: 'installed', error: null };
+    current.progress = progress(2, { progress: 100, status: 'installed', message: 'Installed' });
+    tick();
+    expect(await screen.findByText('all-MiniLM-L6-v2 installed successfully!')).toBeInTheDocument();
+    expect(within(card()).queryByRole('button', { name: 'Retry install' })).not.toBeInTheDocument();
+  });
+
   it('cancels the install job from the card, and stops following it', async () => {
     const current = { model: model(2, { name: NAME }), progress: progress(2) };
     const { callsTo } = setup(current, {

@@ -31,6 +31,13 @@ export const isInstalled = (status: ModelStatus) => status === 'loaded' || statu
 /** Install is offered only when the model is not installed. */
 export const canInstall = (model: Pick<Model, 'status'>) => model.status === 'not_installed';
 
+/**
+ * A failed install is tried again in place (the server installs from `error` as from
+ * `not_installed`), rather than uninstalled and installed again; it needs a hub repository.
+ */
+export const canRetryInstall = (model: Pick<Model, 'status' | 'repo'>) =>
+  model.status === 'error' && model.repo !== null && model.repo !== '';
+
 /** Uninstall for any other status; a built-in model ships with ADAM and stays. */
 export const canUninstall = (model: Pick<Model, 'status' | 'builtin'>) =>
   model.status !== 'not_installed' && !model.builtin;
