@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, CloseButton, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { JOB_SEARCH_MAX, JOB_TYPES } from '@adam/contracts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatNumber, formatTotal } from '../../lib/format';
@@ -13,6 +13,7 @@ import {
   useHistoryPage,
   type HistoryFilters,
 } from './jobs.api';
+import { CursorPager, useCursorPages } from '../../components/CursorPager';
 
 const STATUS_OPTIONS = HISTORY_STATUSES.map((s) => ({ value: s, label: s }));
 const TYPE_OPTIONS = JOB_TYPES.map((t) => ({ value: t, label: t }));
@@ -31,10 +32,9 @@ export function JobHistoryPanel({
   const [filters, setFilters] = useState<HistoryFilters>(NO_HISTORY_FILTERS);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
-  // cursors[i] opens page i + 1; page 1 has none.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const pages = useCursorPages();
   const applied = { ...filters, q };
-  const cursor = cursors.at(-1) ?? null;
+  const { cursor } = pages;
   const { data, isLoading, isError, error, refetch, isPlaceholderData } = useHistoryPage(
     applied,
     cursor,
@@ -44,11 +44,11 @@ export function JobHistoryPanel({
   // A changed filter starts again at the first page.
   const setFilter = <K extends keyof HistoryFilters>(key: K, value: HistoryFilters[K]) => {
     setFilters((f) => ({ ...f, [key]: value }));
-    setCursors([null]);
+    pages.reset();
   };
   const filtered =
     filters.status !== null || filters.type !== null || !!filters.from || !!filters.to || !!q;
-  const pageNumber = cursors.length;
+  const { pageNumber } = pages;
   const first = (pageNumber - 1) * HISTORY_PAGE_SIZE + 1;
 
   return (
@@ -63,7 +63,7 @@ export function JobHistoryPanel({
           maxLength={JOB_SEARCH_MAX}
           onChange={(e) => {
             setSearch(e.currentTarget.value);
-            setCursors([null]);
+            pages.reset();
           }}
           rightSection={
             search ? (
@@ -111,7 +111,7 @@ export function JobHistoryPanel({
             onClick={() => {
               setFilters(NO_HISTORY_FILTERS);
               setSearch('');
-              setCursors([null]);
+              pages.reset();
             }}
           >
             Clear filters
@@ -150,29 +150,12 @@ export function JobHistoryPanel({
               {formatTotal(data.total, data.total_exact)}
               {data.total_exact ? '' : ' (more)'}
             </Text>
-            <Group gap="xs">
-              <Button
-                variant="default"
-                size="xs"
-                leftSection={<IconChevronLeft size={14} />}
-                disabled={pageNumber === 1}
-                onClick={() => setCursors((c) => c.slice(0, -1))}
-              >
-                Newer
-              </Button>
-              <Text size="xs" className="tabular-nums">
-                Page {formatNumber(pageNumber)}
-              </Text>
-              <Button
-                variant="default"
-                size="xs"
-                rightSection={<IconChevronRight size={14} />}
-                disabled={!data.next_cursor || isPlaceholderData}
-                onClick={() => data.next_cursor && setCursors((c) => [...c, data.next_cursor])}
-              >
-                Older
-              </Button>
-            </Group>
+            <CursorPager
+              pages={pages}
+              next={data.next_cursor}
+              showPage
+              olderDisabled={isPlaceholderData}
+            />
           </Group>
         </>
       )}

@@ -13,13 +13,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconChevronLeft,
-  IconChevronRight,
-  IconDownload,
-  IconLink,
-  IconLinkOff,
-} from '@tabler/icons-react';
+import { IconDownload, IconLink, IconLinkOff } from '@tabler/icons-react';
 import {
   AUDIT_OUTCOMES,
   type AuditEntry,
@@ -36,6 +30,7 @@ import {
   type AuditExportFormat,
 } from './audit.api';
 import { DateTime } from '../../components/DateTime';
+import { CursorPager, useCursorPages } from '../../components/CursorPager';
 
 const OUTCOME_COLORS: Record<AuditOutcome, string> = {
   ok: 'teal',
@@ -104,8 +99,7 @@ export function AuditLogScreen() {
   const [outcome, setOutcome] = useState<AuditOutcome | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  // The cursors of the pages before the current one, so Newer goes back.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const pages = useCursorPages();
   const [typed] = useDebouncedValue({ user, action, target }, 300);
 
   const filters: AuditFilters = {
@@ -116,11 +110,11 @@ export function AuditLogScreen() {
     from: isoOrUndefined(from),
     to: isoOrUndefined(to),
   };
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const { cursor } = pages;
   const page = useAuditPage(filters, cursor);
   const exporter = useExportAudit();
 
-  const resetPaging = () => setCursors([null]);
+  const resetPaging = pages.reset;
   const filterInput = (label: string, value: string, set: (v: string) => void) => (
     <TextInput
       label={label}
@@ -242,29 +236,7 @@ export function AuditLogScreen() {
           </Paper>
         )}
       </QueryTable>
-      <Group justify="flex-end" gap="xs">
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconChevronLeft size={14} />}
-          disabled={cursors.length <= 1}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
-          Newer
-        </Button>
-        <Button
-          variant="default"
-          size="xs"
-          rightSection={<IconChevronRight size={14} />}
-          disabled={!page.data?.next_cursor}
-          onClick={() => {
-            const next = page.data?.next_cursor;
-            if (next) setCursors((c) => [...c, next]);
-          }}
-        >
-          Older
-        </Button>
-      </Group>
+      <CursorPager pages={pages} next={page.data?.next_cursor} />
     </Stack>
   );
 }

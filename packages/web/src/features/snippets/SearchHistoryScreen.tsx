@@ -18,7 +18,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconChevronLeft, IconChevronRight, IconPlaylistAdd, IconTrash } from '@tabler/icons-react';
+import { IconPlaylistAdd, IconTrash } from '@tabler/icons-react';
 import {
   SEARCH_MODES,
   WEAK_SIMILARITY,
@@ -43,6 +43,7 @@ import {
   type SearchHistoryFilters,
 } from './search-history.api';
 import { DateTime } from '../../components/DateTime';
+import { CursorPager, useCursorPages } from '../../components/CursorPager';
 
 const DAYS = ['1', '7', '30', '90'];
 const OUTCOME_LABELS: Record<SearchOutcome, string> = {
@@ -343,8 +344,7 @@ export function SearchHistoryScreen() {
   const [outcome, setOutcome] = useState<SearchOutcome>('all');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  // The cursors of the pages before the current one, so Newer goes back.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const pages = useCursorPages();
   const [typed] = useDebouncedValue(q, 300);
   const canClear = useCan('administrator');
   const canDelete = useCan('operator');
@@ -358,9 +358,9 @@ export function SearchHistoryScreen() {
     from: isoOrUndefined(from),
     to: isoOrUndefined(to),
   };
-  const cursor = cursors[cursors.length - 1] ?? null;
+  const { cursor } = pages;
   const page = useSearchHistoryPage(filters, cursor);
-  const resetPaging = () => setCursors([null]);
+  const resetPaging = pages.reset;
 
   const askClear = () =>
     confirmAction({
@@ -511,29 +511,7 @@ export function SearchHistoryScreen() {
           </Paper>
         )}
       </QueryTable>
-      <Group justify="flex-end" gap="xs">
-        <Button
-          variant="default"
-          size="xs"
-          leftSection={<IconChevronLeft size={14} />}
-          disabled={cursors.length <= 1}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
-          Newer
-        </Button>
-        <Button
-          variant="default"
-          size="xs"
-          rightSection={<IconChevronRight size={14} />}
-          disabled={!page.data?.next_cursor}
-          onClick={() => {
-            const next = page.data?.next_cursor;
-            if (next) setCursors((c) => [...c, next]);
-          }}
-        >
-          Older
-        </Button>
-      </Group>
+      <CursorPager pages={pages} next={page.data?.next_cursor} />
     </Stack>
   );
 }
