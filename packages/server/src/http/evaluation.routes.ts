@@ -214,7 +214,14 @@ export function evaluationRoutes(evaluations: EvaluationService) {
           description:
             'Scores a version of a set (its latest by default) in each mode asked: an evaluation_run job.',
           body: StartEvaluationRun,
-          response: { 202: EvaluationRun, 404: ErrorBody, 422: ErrorBody, 429: ErrorBody },
+          // 409: hybrid_rerank asked for with no reranker configured.
+          response: {
+            202: EvaluationRun,
+            404: ErrorBody,
+            409: ErrorBody,
+            422: ErrorBody,
+            429: ErrorBody,
+          },
         },
       },
       async (req, reply) => reply.code(202).send(evaluations.startRun(req.body)),

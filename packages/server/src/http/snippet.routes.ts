@@ -49,7 +49,8 @@ export function snippetRoutes(snippets: SnippetService, index: Pick<IndexMeasure
         schema: {
           tags,
           body: SnippetSearchRequest,
-          response: { 200: SnippetSearchResponse, ...e },
+          // 409: a rerank asked for with no reranker configured.
+          response: { 200: SnippetSearchResponse, 409: ErrorBody, ...e },
         },
       },
       async (req) => snippets.search(req.body),
