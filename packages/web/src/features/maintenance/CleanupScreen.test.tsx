@@ -91,6 +91,7 @@ describe('Model Cleanup', () => {
       'emotion',
       'sentiment',
       'transformer',
+      'reranker',
     ]);
     await u.click(screen.getByRole('option', { name: 'spacy' }));
     expect(screen.getAllByRole('table')).toHaveLength(1);
