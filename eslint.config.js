@@ -70,6 +70,29 @@ export default tseslint.config(
               group: ['**/features/**', '**/features'],
               message: 'layout/, components/, lib/ and api/ never import features/.',
             },
+            {
+              group: ['**/app/**', '**/app'],
+              message: 'Only app/ (entry, routes, providers) imports app/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Screens link to tabs through navigation/, never through app/ (which lazy-loads the
+    // screens): an import back into app/ would close a circle. Tests may use the app's providers.
+    files: ['packages/web/src/features/**', 'packages/web/src/navigation/**'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/app/**', '**/app'],
+              message: 'Only app/ (entry, routes, providers) imports app/.',
+            },
           ],
         },
       ],

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { LoadingScreen } from '../session/LoadingScreen';
 import { useSession } from '../session/useSession';
-import { tabPath, DEFAULT_TAB_ID } from './tabs';
+import { tabPath, DEFAULT_TAB_ID } from '../navigation/tabRegistry';
 
 // The login screen and the dashboard shell load as their own chunks: the first screen carries
 // neither the other's code nor the schemas and icons only they use.

@@ -12,8 +12,9 @@ import {
   tabIdFromSubPath,
   tabPath,
   tabRole,
-} from './tabs';
+} from '../navigation/tabRegistry';
 import { applyRealtimeMessage } from './realtimeTable';
+import { tabScreen } from './tabs';
 import { LabProvider } from '../features/agent2/lab/LabProvider';
 import { HeaderFigures } from '../features/monitoring/HeaderFigures';
 import { SystemStatus } from '../features/monitoring/SystemStatus';
@@ -61,7 +62,7 @@ export function DashboardLayout() {
 
   const tab = findTab(tabId);
   const agent = tab?.agent ?? agentOfTab(tabId);
-  const Screen = tab?.component;
+  const Screen = tab ? tabScreen(tab.id) : undefined;
 
   return (
     <RealtimeProvider

@@ -7,7 +7,7 @@ import '@mantine/charts/styles.css';
 import './global.css';
 import { AppProviders } from './AppProviders';
 import { AppRoutes } from './AppRoutes';
-import { createQueryClient } from './queryClient';
+import { createQueryClient } from '../lib/queryClient';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

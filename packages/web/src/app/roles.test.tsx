@@ -5,7 +5,7 @@ import { json, mockFetch, noContent } from '../test/fetchMock';
 import { renderApp } from '../test/renderApp';
 import { adminUser, loggedIn } from '../test/session';
 import { jobList, makeJob } from '../features/jobs/jobs.fixtures';
-import { menuFor, TABS, tabRole } from './tabs';
+import { menuFor, TABS, tabRole } from '../navigation/tabRegistry';
 
 const as = (role: 'administrator' | 'operator' | 'viewer') => ({
   ...loggedIn(),

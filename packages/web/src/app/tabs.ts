@@ -1,541 +1,156 @@
 /**
- * The tab registry: the single source of the dashboard's routes and of both agents' menus
- * (spec 000 §2). A tab's path is /dashboard/{id with dashes replaced by slashes}; the order of
- * TABS is the order of the menus.
+ * The screen behind each tab of the registry (navigation/tabRegistry.ts), loaded when its tab is
+ * first opened. Only the app imports this file: features link to tabs through the registry.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { roleAllows, type Role } from '@adam/contracts';
-import {
-  IconActivity,
-  IconAdjustments,
-  IconBabyCarriage,
-  IconBrain,
-  IconChartBar,
-  IconDatabase,
-  IconDna2,
-  IconFileText,
-  IconLayoutDashboard,
-  IconMoodSmile,
-  IconNotes,
-  IconSettings,
-  IconSparkles,
-  IconTool,
-  IconWorldWww,
-  type Icon,
-} from '@tabler/icons-react';
 
-export type AgentId = 'agent1' | 'agent2';
-
-export type MenuGroupId =
-  'snippets' | 'sources' | 'index' | 'monitoring' | 'maintenance' | 'settings' | 'models';
-
-export interface MenuGroup {
-  id: MenuGroupId;
-  label: string;
-  icon: Icon;
-}
-
-export interface TabDefinition {
-  id: string;
-  /** Menu entry text. */
-  label: string;
-  agent: AgentId;
-  /** The expandable menu group the tab sits in; standalone entries have none. */
-  group?: MenuGroupId;
-  /** Icon of a standalone entry (grouped entries show their group's icon). */
-  icon?: Icon;
-  /** URL search parameters other screens may open this tab with (cross-links). */
-  params?: readonly string[];
-  /**
-   * The least role that may open the tab (default viewer), matching the server's route roles: the
-   * menu hides the tab below it and its URL shows a "needs the role" page instead of the screen.
-   */
-  role?: Role;
-  component: LazyExoticComponent<ComponentType>;
-}
-
-/** The least role a tab needs (viewer unless it says). */
-export function tabRole(tab: TabDefinition): Role {
-  return tab.role ?? 'viewer';
-}
-
-export function tabAllowed(tab: TabDefinition, role: Role): boolean {
-  return roleAllows(role, tabRole(tab));
-}
+type TabScreen = LazyExoticComponent<ComponentType>;
 
 /** `lazy` for a named export, so each screen's code loads when its tab is first opened. */
 function screen<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   name: K,
-): LazyExoticComponent<ComponentType> {
+): TabScreen {
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-export const MENU_GROUPS: Record<MenuGroupId, MenuGroup> = {
-  snippets: { id: 'snippets', label: 'Snippets', icon: IconNotes },
-  sources: { id: 'sources', label: 'Sources', icon: IconWorldWww },
-  index: { id: 'index', label: 'Index', icon: IconDatabase },
-  monitoring: { id: 'monitoring', label: 'Monitoring', icon: IconActivity },
-  maintenance: { id: 'maintenance', label: 'Maintenance', icon: IconTool },
-  settings: { id: 'settings', label: 'Settings', icon: IconSettings },
-  models: { id: 'models', label: 'Models', icon: IconBrain },
+export const TAB_SCREENS: Readonly<Record<string, TabScreen>> = {
+  overview: screen(() => import('../features/overview/OverviewScreen'), 'OverviewScreen'),
+  'snippets-search': screen(
+    () => import('../features/snippets/SnippetsSearchScreen'),
+    'SnippetsSearchScreen',
+  ),
+  'snippets-history': screen(
+    () => import('../features/snippets/SearchHistoryScreen'),
+    'SearchHistoryScreen',
+  ),
+  'snippets-analytics': screen(
+    () => import('../features/snippets/SnippetsAnalyticsScreen'),
+    'SnippetsAnalyticsScreen',
+  ),
+  'sources-add': screen(() => import('../features/sources/AddSourcesScreen'), 'AddSourcesScreen'),
+  'sources-manage': screen(
+    () => import('../features/sources/ManageSourcesScreen'),
+    'ManageSourcesScreen',
+  ),
+  'sources-snippets': screen(
+    () => import('../features/snippets/SnippetsBrowserScreen'),
+    'SnippetsBrowserScreen',
+  ),
+  'sources-queue': screen(() => import('../features/jobs/JobQueueScreen'), 'JobQueueScreen'),
+  emotions: screen(
+    () => import('../features/emotions/EmotionAnalyticsScreen'),
+    'EmotionAnalyticsScreen',
+  ),
+  'index-stats': screen(() => import('../features/index/IndexStatsScreen'), 'IndexStatsScreen'),
+  'index-search': screen(() => import('../features/index/IndexSearchScreen'), 'IndexSearchScreen'),
+  'index-optimize': screen(
+    () => import('../features/index/IndexOptimizeScreen'),
+    'IndexOptimizeScreen',
+  ),
+  'index-content': screen(
+    () => import('../features/index/IndexContentScreen'),
+    'IndexContentScreen',
+  ),
+  'index-quality': screen(() => import('../features/quality/QualityScreen'), 'QualityScreen'),
+  'monitoring-realtime': screen(
+    () => import('../features/monitoring/RealtimeMonitoringScreen'),
+    'RealtimeMonitoringScreen',
+  ),
+  'monitoring-performance': screen(
+    () => import('../features/monitoring/PerformanceMonitoringScreen'),
+    'PerformanceMonitoringScreen',
+  ),
+  'monitoring-logs': screen(() => import('../features/logs/SystemLogsScreen'), 'SystemLogsScreen'),
+  'maintenance-tasks': screen(
+    () => import('../features/maintenance/MaintenanceTasksScreen'),
+    'MaintenanceTasksScreen',
+  ),
+  'system-checklist': screen(
+    () => import('../features/maintenance/SystemChecklistScreen'),
+    'SystemChecklistScreen',
+  ),
+  'maintenance-backup': screen(
+    () => import('../features/maintenance/BackupsScreen'),
+    'BackupsScreen',
+  ),
+  'maintenance-cleanup': screen(
+    () => import('../features/maintenance/CleanupScreen'),
+    'CleanupScreen',
+  ),
+  'settings-general': screen(
+    () => import('../features/settings/GeneralSettingsScreen'),
+    'GeneralSettingsScreen',
+  ),
+  'settings-processing': screen(
+    () => import('../features/settings/ProcessingSettingsScreen'),
+    'ProcessingSettingsScreen',
+  ),
+  'settings-scraping': screen(
+    () => import('../features/settings/ScrapingRulesScreen'),
+    'ScrapingRulesScreen',
+  ),
+  'settings-resources': screen(
+    () => import('../features/settings/ResourcesSettingsScreen'),
+    'ResourcesSettingsScreen',
+  ),
+  'settings-quality': screen(
+    () => import('../features/settings/QualitySettingsScreen'),
+    'QualitySettingsScreen',
+  ),
+  'settings-security': screen(
+    () => import('../features/settings/SecuritySettingsScreen'),
+    'SecuritySettingsScreen',
+  ),
+  'settings-keys': screen(() => import('../features/settings/ApiKeysScreen'), 'ApiKeysScreen'),
+  'settings-sessions': screen(
+    () => import('../features/settings/SessionsScreen'),
+    'SessionsScreen',
+  ),
+  'settings-users': screen(() => import('../features/settings/UsersScreen'), 'UsersScreen'),
+  'settings-audit': screen(() => import('../features/settings/AuditLogScreen'), 'AuditLogScreen'),
+  'model-management': screen(
+    () => import('../features/models/ModelManagementScreen'),
+    'ModelManagementScreen',
+  ),
+  'model-playground': screen(
+    () => import('../features/playground/PlaygroundScreen'),
+    'PlaygroundScreen',
+  ),
+  'model-playground-url': screen(
+    () => import('../features/playground/UrlPlaygroundScreen'),
+    'UrlPlaygroundScreen',
+  ),
+  'model-playground-wikipedia': screen(
+    () => import('../features/playground/WikipediaPlaygroundScreen'),
+    'WikipediaPlaygroundScreen',
+  ),
+  'agent2-overview': screen(
+    () => import('../features/agent2/Agent2OverviewScreen'),
+    'Agent2OverviewScreen',
+  ),
+  'agent2-control': screen(
+    () => import('../features/agent2/Agent2ControlScreen'),
+    'Agent2ControlScreen',
+  ),
+  'agent2-evolution': screen(
+    () => import('../features/agent2/Agent2EvolutionScreen'),
+    'Agent2EvolutionScreen',
+  ),
+  'agent2-babies': screen(
+    () => import('../features/agent2/Agent2BabiesScreen'),
+    'Agent2BabiesScreen',
+  ),
+  'agent2-snippets': screen(
+    () => import('../features/agent2/Agent2SnippetsScreen'),
+    'Agent2SnippetsScreen',
+  ),
+  'agent2-analytics': screen(
+    () => import('../features/agent2/Agent2AnalyticsScreen'),
+    'Agent2AnalyticsScreen',
+  ),
 };
 
-const a1 = 'agent1' as const;
-const a2 = 'agent2' as const;
-
-export const TABS: readonly TabDefinition[] = [
-  // Agent 1: Memory Collection System
-  {
-    id: 'overview',
-    label: 'Overview',
-    agent: a1,
-    icon: IconLayoutDashboard,
-    component: screen(() => import('../features/overview/OverviewScreen'), 'OverviewScreen'),
-  },
-  {
-    id: 'snippets-search',
-    label: 'Search',
-    agent: a1,
-    group: 'snippets',
-    component: screen(
-      () => import('../features/snippets/SnippetsSearchScreen'),
-      'SnippetsSearchScreen',
-    ),
-  },
-  {
-    id: 'snippets-history',
-    label: 'Search history',
-    agent: a1,
-    group: 'snippets',
-    component: screen(
-      () => import('../features/snippets/SearchHistoryScreen'),
-      'SearchHistoryScreen',
-    ),
-  },
-  {
-    id: 'snippets-analytics',
-    label: 'Analytics',
-    agent: a1,
-    group: 'snippets',
-    component: screen(
-      () => import('../features/snippets/SnippetsAnalyticsScreen'),
-      'SnippetsAnalyticsScreen',
-    ),
-  },
-  {
-    id: 'sources-add',
-    label: 'Add Sources',
-    agent: a1,
-    group: 'sources',
-    params: ['tab'],
-    role: 'operator',
-    component: screen(() => import('../features/sources/AddSourcesScreen'), 'AddSourcesScreen'),
-  },
-  {
-    id: 'sources-manage',
-    label: 'Manage Sources',
-    agent: a1,
-    group: 'sources',
-    component: screen(
-      () => import('../features/sources/ManageSourcesScreen'),
-      'ManageSourcesScreen',
-    ),
-  },
-  {
-    id: 'sources-snippets',
-    label: 'Snippets',
-    agent: a1,
-    group: 'sources',
-    params: ['job_id', 'source_url'],
-    component: screen(
-      () => import('../features/snippets/SnippetsBrowserScreen'),
-      'SnippetsBrowserScreen',
-    ),
-  },
-  {
-    id: 'sources-queue',
-    label: 'Queue',
-    agent: a1,
-    group: 'sources',
-    params: ['job_id'],
-    component: screen(() => import('../features/jobs/JobQueueScreen'), 'JobQueueScreen'),
-  },
-  {
-    id: 'emotions',
-    label: 'Emotions',
-    agent: a1,
-    icon: IconMoodSmile,
-    component: screen(
-      () => import('../features/emotions/EmotionAnalyticsScreen'),
-      'EmotionAnalyticsScreen',
-    ),
-  },
-  {
-    id: 'index-stats',
-    label: 'Statistics',
-    agent: a1,
-    group: 'index',
-    component: screen(() => import('../features/index/IndexStatsScreen'), 'IndexStatsScreen'),
-  },
-  {
-    id: 'index-search',
-    label: 'Search',
-    agent: a1,
-    group: 'index',
-    component: screen(() => import('../features/index/IndexSearchScreen'), 'IndexSearchScreen'),
-  },
-  {
-    id: 'index-optimize',
-    label: 'Optimize',
-    agent: a1,
-    group: 'index',
-    component: screen(() => import('../features/index/IndexOptimizeScreen'), 'IndexOptimizeScreen'),
-  },
-  {
-    id: 'index-content',
-    label: 'Content',
-    agent: a1,
-    group: 'index',
-    component: screen(() => import('../features/index/IndexContentScreen'), 'IndexContentScreen'),
-  },
-  {
-    id: 'index-quality',
-    label: 'Quality',
-    agent: a1,
-    group: 'index',
-    params: ['set', 'run', 'add_query', 'mode'],
-    component: screen(() => import('../features/quality/QualityScreen'), 'QualityScreen'),
-  },
-  {
-    id: 'monitoring-realtime',
-    label: 'Real-time',
-    agent: a1,
-    group: 'monitoring',
-    params: ['refresh', 'active'],
-    component: screen(
-      () => import('../features/monitoring/RealtimeMonitoringScreen'),
-      'RealtimeMonitoringScreen',
-    ),
-  },
-  {
-    id: 'monitoring-performance',
-    label: 'Performance',
-    agent: a1,
-    group: 'monitoring',
-    component: screen(
-      () => import('../features/monitoring/PerformanceMonitoringScreen'),
-      'PerformanceMonitoringScreen',
-    ),
-  },
-  {
-    id: 'monitoring-logs',
-    label: 'Logs',
-    agent: a1,
-    group: 'monitoring',
-    role: 'operator',
-    component: screen(() => import('../features/logs/SystemLogsScreen'), 'SystemLogsScreen'),
-  },
-  {
-    id: 'maintenance-tasks',
-    label: 'Tasks',
-    agent: a1,
-    group: 'maintenance',
-    component: screen(
-      () => import('../features/maintenance/MaintenanceTasksScreen'),
-      'MaintenanceTasksScreen',
-    ),
-  },
-  {
-    id: 'system-checklist',
-    label: 'System Checklist',
-    agent: a1,
-    group: 'maintenance',
-    component: screen(
-      () => import('../features/maintenance/SystemChecklistScreen'),
-      'SystemChecklistScreen',
-    ),
-  },
-  {
-    id: 'maintenance-backup',
-    label: 'Backup',
-    agent: a1,
-    group: 'maintenance',
-    component: screen(() => import('../features/maintenance/BackupsScreen'), 'BackupsScreen'),
-  },
-  {
-    id: 'maintenance-cleanup',
-    label: 'Cleanup',
-    agent: a1,
-    group: 'maintenance',
-    role: 'operator',
-    component: screen(() => import('../features/maintenance/CleanupScreen'), 'CleanupScreen'),
-  },
-  {
-    id: 'settings-general',
-    label: 'General',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(
-      () => import('../features/settings/GeneralSettingsScreen'),
-      'GeneralSettingsScreen',
-    ),
-  },
-  {
-    id: 'settings-processing',
-    label: 'Processing',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(
-      () => import('../features/settings/ProcessingSettingsScreen'),
-      'ProcessingSettingsScreen',
-    ),
-  },
-  {
-    id: 'settings-scraping',
-    label: 'Scraping Rules',
-    agent: a1,
-    group: 'settings',
-    params: ['domain'],
-    role: 'operator',
-    component: screen(
-      () => import('../features/settings/ScrapingRulesScreen'),
-      'ScrapingRulesScreen',
-    ),
-  },
-  {
-    id: 'settings-resources',
-    label: 'Resources',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(
-      () => import('../features/settings/ResourcesSettingsScreen'),
-      'ResourcesSettingsScreen',
-    ),
-  },
-  {
-    id: 'settings-quality',
-    label: 'Quality',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(
-      () => import('../features/settings/QualitySettingsScreen'),
-      'QualitySettingsScreen',
-    ),
-  },
-  {
-    id: 'settings-security',
-    label: 'Security',
-    agent: a1,
-    group: 'settings',
-    component: screen(
-      () => import('../features/settings/SecuritySettingsScreen'),
-      'SecuritySettingsScreen',
-    ),
-  },
-  {
-    id: 'settings-keys',
-    label: 'API Keys',
-    agent: a1,
-    group: 'settings',
-    component: screen(() => import('../features/settings/ApiKeysScreen'), 'ApiKeysScreen'),
-  },
-  {
-    id: 'settings-sessions',
-    label: 'Sessions',
-    agent: a1,
-    group: 'settings',
-    component: screen(() => import('../features/settings/SessionsScreen'), 'SessionsScreen'),
-  },
-  {
-    id: 'settings-users',
-    label: 'Users',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(() => import('../features/settings/UsersScreen'), 'UsersScreen'),
-  },
-  {
-    id: 'settings-audit',
-    label: 'Audit Log',
-    agent: a1,
-    group: 'settings',
-    role: 'administrator',
-    component: screen(() => import('../features/settings/AuditLogScreen'), 'AuditLogScreen'),
-  },
-  {
-    id: 'model-management',
-    label: 'Management',
-    agent: a1,
-    group: 'models',
-    component: screen(
-      () => import('../features/models/ModelManagementScreen'),
-      'ModelManagementScreen',
-    ),
-  },
-  {
-    id: 'model-playground',
-    label: 'Playground',
-    agent: a1,
-    group: 'models',
-    component: screen(() => import('../features/playground/PlaygroundScreen'), 'PlaygroundScreen'),
-  },
-  {
-    id: 'model-playground-url',
-    label: 'URL Playground',
-    agent: a1,
-    group: 'models',
-    role: 'operator',
-    component: screen(
-      () => import('../features/playground/UrlPlaygroundScreen'),
-      'UrlPlaygroundScreen',
-    ),
-  },
-  {
-    id: 'model-playground-wikipedia',
-    label: 'Wikipedia Playground',
-    agent: a1,
-    group: 'models',
-    role: 'operator',
-    component: screen(
-      () => import('../features/playground/WikipediaPlaygroundScreen'),
-      'WikipediaPlaygroundScreen',
-    ),
-  },
-
-  // Agent 2: Experience Generator
-  {
-    id: 'agent2-overview',
-    label: 'Overview',
-    agent: a2,
-    icon: IconSparkles,
-    component: screen(
-      () => import('../features/agent2/Agent2OverviewScreen'),
-      'Agent2OverviewScreen',
-    ),
-  },
-  {
-    id: 'agent2-control',
-    label: 'Experience Generator',
-    agent: a2,
-    icon: IconAdjustments,
-    component: screen(
-      () => import('../features/agent2/Agent2ControlScreen'),
-      'Agent2ControlScreen',
-    ),
-  },
-  {
-    id: 'agent2-evolution',
-    label: 'Evolution Monitor',
-    agent: a2,
-    icon: IconDna2,
-    component: screen(
-      () => import('../features/agent2/Agent2EvolutionScreen'),
-      'Agent2EvolutionScreen',
-    ),
-  },
-  {
-    id: 'agent2-babies',
-    label: 'Digital Babies',
-    agent: a2,
-    icon: IconBabyCarriage,
-    component: screen(() => import('../features/agent2/Agent2BabiesScreen'), 'Agent2BabiesScreen'),
-  },
-  {
-    id: 'agent2-snippets',
-    label: 'Enriched Snippets',
-    agent: a2,
-    icon: IconFileText,
-    component: screen(
-      () => import('../features/agent2/Agent2SnippetsScreen'),
-      'Agent2SnippetsScreen',
-    ),
-  },
-  {
-    id: 'agent2-analytics',
-    label: 'Analytics',
-    agent: a2,
-    icon: IconChartBar,
-    component: screen(
-      () => import('../features/agent2/Agent2AnalyticsScreen'),
-      'Agent2AnalyticsScreen',
-    ),
-  },
-];
-
-const TABS_BY_ID = new Map(TABS.map((tab) => [tab.id, tab]));
-
-export const DEFAULT_TAB_ID = 'overview';
-export const AGENT_HOME_TAB: Record<AgentId, string> = {
-  agent1: 'overview',
-  agent2: 'agent2-overview',
-};
-
-export const AGENT_LABELS: Record<AgentId, { name: string; role: string }> = {
-  agent1: { name: 'Agent 1', role: 'Memory Collection System' },
-  agent2: { name: 'Agent 2', role: 'Experience Generator' },
-};
-
-export function findTab(id: string): TabDefinition | undefined {
-  return TABS_BY_ID.get(id);
-}
-
-/** Ids starting with agent2 select the second agent's menu, all others the first's. */
-export function agentOfTab(id: string): AgentId {
-  return id.startsWith('agent2') ? 'agent2' : 'agent1';
-}
-
-/** The path of a tab: dashes become slashes (settings-processing → /dashboard/settings/processing). */
-export function tabPath(id: string): string {
-  return `/dashboard/${id.split('-').join('/')}`;
-}
-
-/** The tab id of the part of a path after /dashboard/ (segments joined with dashes). */
-export function tabIdFromSubPath(subPath: string): string {
-  return subPath.split('/').filter(Boolean).join('-');
-}
-
-export type TabParams = Record<string, string | number | boolean | null | undefined>;
-
-/** The path with the tab's cross-link parameters, e.g. /dashboard/settings/scraping?domain=x.org. */
-export function tabHref(id: string, params: TabParams = {}): string {
-  const allowed = findTab(id)?.params ?? [];
-  const search = new URLSearchParams();
-  for (const name of allowed) {
-    const value = params[name];
-    if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
-  }
-  const qs = search.toString();
-  return qs ? `${tabPath(id)}?${qs}` : tabPath(id);
-}
-
-export type MenuEntry =
-  { kind: 'tab'; tab: TabDefinition } | { kind: 'group'; group: MenuGroup; tabs: TabDefinition[] };
-
-/**
- * One agent's menu: standalone tabs and groups, in registry order, without the tabs `role` may
- * not open (a group left empty disappears).
- */
-export function menuFor(agent: AgentId, role: Role = 'administrator'): MenuEntry[] {
-  const entries: MenuEntry[] = [];
-  const groups = new Map<MenuGroupId, TabDefinition[]>();
-  for (const tab of TABS) {
-    if (tab.agent !== agent || !tabAllowed(tab, role)) continue;
-    if (!tab.group) {
-      entries.push({ kind: 'tab', tab });
-      continue;
-    }
-    let tabs = groups.get(tab.group);
-    if (!tabs) {
-      tabs = [];
-      groups.set(tab.group, tabs);
-      entries.push({ kind: 'group', group: MENU_GROUPS[tab.group], tabs });
-    }
-    tabs.push(tab);
-  }
-  return entries;
+export function tabScreen(id: string): TabScreen | undefined {
+  return Object.hasOwn(TAB_SCREENS, id) ? TAB_SCREENS[id] : undefined;
 }

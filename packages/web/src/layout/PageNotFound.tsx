@@ -1,6 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { tabPath, DEFAULT_TAB_ID } from '../app/tabs';
+import { tabPath, DEFAULT_TAB_ID } from '../navigation/tabRegistry';
 
 /** An unknown tab under /dashboard. */
 export function PageNotFound() {

@@ -1,7 +1,7 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { Role } from '@adam/contracts';
-import { tabPath, DEFAULT_TAB_ID } from '../app/tabs';
+import { tabPath, DEFAULT_TAB_ID } from '../navigation/tabRegistry';
 
 /** A tab the user's role may not open (its menu entry is hidden; this is for a typed URL). */
 export function RoleRequired({ needed, held }: { needed: Role; held: Role }) {

@@ -10,7 +10,7 @@ import {
   tabPath,
   type AgentId,
   type TabDefinition,
-} from '../app/tabs';
+} from '../navigation/tabRegistry';
 import { useRole } from '../session/useCan';
 import { useExpandedMenus } from './useExpandedMenus';
 

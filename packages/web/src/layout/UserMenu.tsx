@@ -1,7 +1,7 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconShieldLock } from '@tabler/icons-react';
 import type { User } from '@adam/contracts';
-import { useOpenTab } from '../app/navigation';
+import { useOpenTab } from '../navigation/useTabNavigation';
 import { useLogout } from './useLogout';
 
 function initials(text: string): string {

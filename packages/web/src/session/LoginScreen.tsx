@@ -17,7 +17,7 @@ import { IconInfoCircle, IconLock, IconMail, IconShieldLock } from '@tabler/icon
 import { LoginRequest, TOTP_DIGITS, TotpCode } from '@adam/contracts';
 import { isApiError } from '../api/client';
 import { usePublicConfig } from './config.api';
-import { tabPath } from '../app/tabs';
+import { tabPath } from '../navigation/tabRegistry';
 import { toast } from '../layout/toasts';
 import { useLogin } from './auth.api';
 import { LOGIN_MESSAGES } from './messages';

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { AppProviders } from '../app/AppProviders';
 import { AppRoutes } from '../app/AppRoutes';
-import { createQueryClient } from '../app/queryClient';
+import { createQueryClient } from '../lib/queryClient';
 
 let currentPath = '';
 

@@ -30,7 +30,7 @@ import {
   type EmotionDistribution,
   type EmotionTimeline,
 } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatDate, formatNumber, formatPercent, ratioPercent } from '../../lib/format';

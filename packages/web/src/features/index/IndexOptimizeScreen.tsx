@@ -21,7 +21,7 @@ import type { Job, MaintenanceResult } from '@adam/contracts';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { formatDate, formatNumber } from '../../lib/format';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { toast } from '../../layout/toasts';
 import {
   jobCounts,

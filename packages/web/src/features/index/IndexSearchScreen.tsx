@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { Anchor, Group, Paper, Skeleton, Stack, Text } from '@mantine/core';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState } from '../../components/QueryState';
 import { formatNumber } from '../../lib/format';

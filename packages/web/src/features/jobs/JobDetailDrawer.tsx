@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import type { JobDetail, UrlOutcomeStatus } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatDate, formatNumber } from '../../lib/format';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';

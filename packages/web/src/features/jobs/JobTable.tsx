@@ -22,7 +22,7 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { Job, JobPriority } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { formatNumber } from '../../lib/format';
 import { CRAWL_JOB_TYPE, CrawlCounts, crawlProgressOf } from './CrawlCounts';
 import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { Alert, Anchor, Badge, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconClockHour4 } from '@tabler/icons-react';
 import type { JobStatus, MaintenanceResult } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { formatNumber } from '../../lib/format';
 import { jobCounts, useMaintenanceJob } from './maintenance.api';
 import { MAINTENANCE_MESSAGES } from './messages';

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { MAX_WORKERS, type WorkersStatus } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { ErrorState, LoadingState } from '../../components/QueryState';
 import { formatNumber } from '../../lib/format';
 import { useStartWorkers, useStopWorkers, useWorkersStatus } from './maintenance.api';

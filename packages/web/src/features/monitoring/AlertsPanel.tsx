@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconFileText, IconRefresh } from '@tabler/icons-react';
 import { formatPercent } from '../../lib/format';
-import { useOpenTab } from '../../app/navigation';
+import { useOpenTab } from '../../navigation/useTabNavigation';
 import { MonitoringCard } from './MonitoringCard';
 import { MONITORING_MESSAGES as M } from './messages';
 import { monitoringAlerts } from './monitoringRules';

@@ -12,7 +12,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { PageHeader } from '../../components/PageHeader';
-import { useTabParams } from '../../app/navigation';
+import { useTabParams } from '../../navigation/useTabNavigation';
 import { useMonitoring } from '../../layout/MonitoringContext';
 import { formatNumber, formatPercent } from '../../lib/format';
 import { useRealtime } from '../../lib/realtime/RealtimeProvider';

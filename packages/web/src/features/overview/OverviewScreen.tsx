@@ -15,7 +15,7 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState } from '../../components/QueryState';
 import { formatNumber, formatPercent } from '../../lib/format';

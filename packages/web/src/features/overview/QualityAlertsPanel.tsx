@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconChartLine, IconTrendingDown } from '@tabler/icons-react';
 import type { EvaluationTrigger, QualityAlert } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { formatNumber } from '../../lib/format';
 import { useCan } from '../../session/useCan';
 import { useDismissQualityAlert, useOpenQualityAlerts } from './quality-alerts.api';

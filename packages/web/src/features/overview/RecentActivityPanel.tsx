@@ -7,7 +7,7 @@ import {
   IconInfoCircle,
 } from '@tabler/icons-react';
 import { RECENT_ACTIVITY_DEFAULT_LIMIT, type ActivityItem } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { ErrorState, LoadingState } from '../../components/QueryState';
 import { OVERVIEW_MESSAGES as M } from './messages';
 import { useRecentActivity } from './overview.api';

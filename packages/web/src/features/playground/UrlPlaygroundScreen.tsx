@@ -14,8 +14,8 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconEraser, IconPencil, IconWorldDownload } from '@tabler/icons-react';
 import type { FetchUrlResponse, ScrapingRule } from '@adam/contracts';
-import { useOpenTab } from '../../app/navigation';
-import { tabHref } from '../../app/tabs';
+import { useOpenTab } from '../../navigation/useTabNavigation';
+import { tabHref } from '../../navigation/tabRegistry';
 import { PageHeader } from '../../components/PageHeader';
 import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';

@@ -18,7 +18,7 @@ import {
 } from '@mantine/core';
 import { IconFileImport } from '@tabler/icons-react';
 import { MAX_BEIR_FILE_BYTES, type BeirImportSummary } from '@adam/contracts';
-import { tabPath } from '../../app/tabs';
+import { tabPath } from '../../navigation/tabRegistry';
 import { formatBytes, formatNumber } from '../../lib/format';
 import { useBeirImport } from './quality.api';
 

@@ -10,7 +10,7 @@ import type {
   RunComparison,
 } from '@adam/contracts';
 import { AppProviders } from '../../app/AppProviders';
-import { createQueryClient } from '../../app/queryClient';
+import { createQueryClient } from '../../lib/queryClient';
 import { applyRealtimeMessage } from '../../app/realtimeTable';
 import { json, mockFetch, type Route } from '../../test/fetchMock';
 import { loggedIn } from '../../test/session';

@@ -25,7 +25,7 @@ import {
 import { IconAlertTriangle, IconExternalLink, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Snippet, SnippetIndexInfo } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { QualityBadge } from '../../components/QualityBadge';
 import { ErrorState } from '../../components/QueryState';

@@ -37,7 +37,7 @@ import {
   type Snippet,
   type Theme,
 } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { QualityBadge } from '../../components/QualityBadge';

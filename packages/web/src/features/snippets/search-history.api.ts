@@ -9,7 +9,7 @@ import type {
 } from '@adam/contracts';
 import { isApiError } from '../../api/client';
 import { api } from '../../api/client';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { toast } from '../../layout/toasts';
 
 /** The list's filters as the screen builds them. */

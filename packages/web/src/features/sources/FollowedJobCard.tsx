@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Button, CloseButton, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconFileText, IconListDetails } from '@tabler/icons-react';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { LoadingState } from '../../components/QueryState';
 import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';

@@ -29,7 +29,7 @@ import {
   IconWorldCog,
 } from '@tabler/icons-react';
 import type { Source, SourceKind } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryTable, pageCount } from '../../components/QueryTable';

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Anchor, Badge, Modal, Table, Text } from '@mantine/core';
 import type { Source } from '@adam/contracts';
-import { tabHref } from '../../app/tabs';
+import { tabHref } from '../../navigation/tabRegistry';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatNumber } from '../../lib/format';
 import { OUTCOME_COLORS } from './SourceSyncCells';

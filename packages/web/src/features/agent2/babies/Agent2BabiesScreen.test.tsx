@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
-import { createQueryClient } from '../../../app/queryClient';
+import { createQueryClient } from '../../../lib/queryClient';
 import { json, mockFetch } from '../../../test/fetchMock';
 import { Agent2BabiesScreen } from '../Agent2BabiesScreen';
 import { evolvedLab, LAB_FIXTURE } from '../lab/lab.fixtures';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { Agent2AnalyticsScreen } from '../Agent2AnalyticsScreen';
 import { LAB_FIXTURE } from '../lab/lab.fixtures';
-import { renderLab } from './renderLab';
+import { renderLab } from '../../../test/renderLab';
 
 const figure = (name: string) => within(screen.getByRole('group', { name }));
 const pct = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { Agent2EvolutionScreen } from '../Agent2EvolutionScreen';
 import { LAB_FIXTURE } from '../lab/lab.fixtures';
 import { GENERATION_TICKS, TICK_MS, createLab, livingBabies } from '../lab/simulation';
-import { renderLab } from './renderLab';
+import { renderLab } from '../../../test/renderLab';
 
 const figure = (name: string) => within(screen.getByRole('group', { name }));
 

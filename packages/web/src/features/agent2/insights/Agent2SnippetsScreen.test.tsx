@@ -7,7 +7,7 @@ import { Agent2SnippetsScreen } from '../Agent2SnippetsScreen';
 import { LAB_FIXTURE } from '../lab/lab.fixtures';
 import { createLab } from '../lab/simulation';
 import type { LabState } from '../lab/types';
-import { renderLab } from './renderLab';
+import { renderLab } from '../../../test/renderLab';
 
 const figure = (name: string) => within(screen.getByRole('group', { name }));
 const memoryTable = () => within(screen.getByRole('region', { name: 'Memories' }));

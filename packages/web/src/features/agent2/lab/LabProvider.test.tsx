@@ -3,7 +3,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, useNavigate } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createQueryClient } from '../../../app/queryClient';
+import { createQueryClient } from '../../../lib/queryClient';
 import { json, mockFetch } from '../../../test/fetchMock';
 import { snippet } from '../../snippets/snippets.fixtures';
 import { LabProvider, useLab, type LabProviderProps } from './LabProvider';

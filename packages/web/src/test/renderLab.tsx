@@ -2,13 +2,13 @@
 import type { ReactNode } from 'react';
 import { render } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { AppProviders } from '../../../app/AppProviders';
-import { createQueryClient } from '../../../app/queryClient';
-import { json, mockFetch, type Route } from '../../../test/fetchMock';
-import { loggedIn } from '../../../test/session';
-import { page } from '../../snippets/snippets.fixtures';
-import { LabProvider } from '../lab/LabProvider';
-import type { LabState } from '../lab/types';
+import { AppProviders } from '../app/AppProviders';
+import { createQueryClient } from '../lib/queryClient';
+import { json, mockFetch, type Route } from './fetchMock';
+import { loggedIn } from './session';
+import { page } from '../features/snippets/snippets.fixtures';
+import { LabProvider } from '../features/agent2/lab/LabProvider';
+import type { LabState } from '../features/agent2/lab/types';
 
 export function renderLab(
   ui: ReactNode,

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { findTab, tabHref, type TabParams } from './tabs';
+import { findTab, tabHref, type TabParams } from './tabRegistry';
 
 /** Opens a tab, with its cross-link parameters (e.g. settings-scraping with `{ domain }`). */
 export function useOpenTab() {
