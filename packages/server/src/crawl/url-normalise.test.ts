@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { normaliseEscapes, normaliseUrl, URL_MAX_LENGTH } from './url-normalise.js';
 
 describe('normaliseUrl', () => {
@@ -92,7 +92,7 @@ describe('normaliseUrl', () => {
 
   it('normalises escapes in linear time', () => {
     for (const unit of ['%', '%4', '%41', '%2f', 'ab']) {
-      const g = growthVersusLinear(normaliseEscapes, (n) => unit.repeat(n), { n: 512 });
+      const g = bestGrowthVersusLinear(normaliseEscapes, (n) => unit.repeat(n), { n: 512 });
       expect(g.excess, `${unit}: ${describeGrowth(g)}`).toBeLessThan(6);
     }
   });

@@ -12,6 +12,7 @@ import {
 import { awaitAllThreads, type BarrierTask } from './every-thread.js';
 import { transferring } from './embedder.worker.js';
 import { REQUIRED_MODEL_FILES } from './model-files.js';
+import { round } from '../lib/round.js';
 
 /**
  * ONNX models through @huggingface/transformers (onnxruntime-node), run inside the worker
@@ -583,11 +584,6 @@ function splitTag(label: string): [prefix: string, tag: string] {
   const m = /^([BIES])-(.+)$/.exec(label);
   return m ? [m[1]!, m[2]!] : ['I', label];
 }
-
-const round = (x: number, digits: number): number => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 // ---------------------------------------------------------------------------------------------
 // Tasks (piscina runs them by name)

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
-import { EVAL_SET } from '../embedding/eval/evaluate.js';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
+import { EVAL_SET } from '../../bench/eval/evaluate.js';
 import { generatePage } from '../../test/fixtures/fixture-pages.js';
 import { rng } from '../../test/fixtures/seeded-random.js';
 import { terms } from './tokenizer.js';
@@ -241,7 +241,7 @@ describe('the keyword tokenizer', () => {
       (n) => 'ational '.repeat(n),
     ];
     for (const make of cases) {
-      const g = growthVersusLinear((s: string) => terms(s).length, make, { n: 2_000 });
+      const g = bestGrowthVersusLinear((s: string) => terms(s).length, make, { n: 2_000 });
       expect(g.excess, describeGrowth(g)).toBeLessThan(6);
     }
   });

@@ -4,6 +4,7 @@ import { NvidiaSmi, type GpuFigures } from './nvidia-smi.js';
 import { ProcSource } from './proc-source.js';
 import type { Reading, ReadingSource } from './reading.js';
 import { SiSource } from './si-source.js';
+import { round } from '../lib/round.js';
 
 /** Decimal megabytes: MB/s × 8 is then exactly the Mbps the console converts to (spec 001 §9). */
 const MB = 1e6;
@@ -138,48 +139,51 @@ function compose(
 
   return {
     timestamp: new Date(now).toISOString(),
-    cpu_usage: round(deltas.length ? usage(all.busy, all.total) : null, 1),
+    cpu_usage: roundOrNull(deltas.length ? usage(all.busy, all.total) : null, 1),
     // A core with no tick in the window (too short a window) leaves the whole list unknown.
-    cpu_per_core: perCore.every((v) => v !== null) ? perCore.map((v) => round(v, 1)!) : [],
-    cpu_temperature: round(r.temperatureC, 1),
-    cpu_frequency: round(r.frequencyMhz, 0),
+    cpu_per_core: perCore.every((v) => v !== null) ? perCore.map((v) => roundOrNull(v, 1)!) : [],
+    cpu_temperature: roundOrNull(r.temperatureC, 1),
+    cpu_frequency: roundOrNull(r.frequencyMhz, 0),
     cpu_processes: r.processes,
     cpu_threads: r.threads,
     memory_used: m.used,
     memory_total: m.total,
     memory_cached: m.cached,
     memory_buffers: m.buffers,
-    memory_usage: round(m.used !== null && m.total ? (m.used / m.total) * 100 : null, 1),
+    memory_usage: roundOrNull(m.used !== null && m.total ? (m.used / m.total) * 100 : null, 1),
     // No swap configured: there is no usage to speak of.
-    swap_usage: round(
+    swap_usage: roundOrNull(
       m.swapUsed !== null && m.swapTotal ? (m.swapUsed / m.swapTotal) * 100 : null,
       1,
     ),
-    swap_total_gb: round(m.swapTotal !== null ? m.swapTotal / GB : null, 2),
+    swap_total_gb: roundOrNull(m.swapTotal !== null ? m.swapTotal / GB : null, 2),
     disk_used: disk?.used ?? null,
     disk_total: disk?.total ?? null,
-    disk_usage: round(disk?.usage ?? null, 1),
-    disk_read: round(mb(rate(p?.disk?.readBytes, r.disk?.readBytes)), 3),
-    disk_write: round(mb(rate(p?.disk?.writtenBytes, r.disk?.writtenBytes)), 3),
-    disk_iops: round(ops, 1),
+    disk_usage: roundOrNull(disk?.usage ?? null, 1),
+    disk_read: roundOrNull(mb(rate(p?.disk?.readBytes, r.disk?.readBytes)), 3),
+    disk_write: roundOrNull(mb(rate(p?.disk?.writtenBytes, r.disk?.writtenBytes)), 3),
+    disk_iops: roundOrNull(ops, 1),
     // Mean time per operation in the window; none done: nothing to measure.
-    disk_latency: round(opsMs !== null && opsDone > 0 && opsMs >= 0 ? opsMs / opsDone : null, 2),
-    network_in: round(mb(netIn), 3),
-    network_out: round(mb(netOut), 3),
+    disk_latency: roundOrNull(
+      opsMs !== null && opsDone > 0 && opsMs >= 0 ? opsMs / opsDone : null,
+      2,
+    ),
+    network_in: roundOrNull(mb(netIn), 3),
+    network_out: roundOrNull(mb(netOut), 3),
     network_connections: r.connections,
-    network_packets_in: round(rate(p?.net?.rxPackets, r.net?.rxPackets), 1),
-    network_packets_out: round(rate(p?.net?.txPackets, r.net?.txPackets), 1),
-    network_packets_lost: round(rate(p?.net?.lostPackets, r.net?.lostPackets), 1),
-    network_bandwidth_used: round(
+    network_packets_in: roundOrNull(rate(p?.net?.rxPackets, r.net?.rxPackets), 1),
+    network_packets_out: roundOrNull(rate(p?.net?.txPackets, r.net?.txPackets), 1),
+    network_packets_lost: roundOrNull(rate(p?.net?.lostPackets, r.net?.lostPackets), 1),
+    network_bandwidth_used: roundOrNull(
       netIn !== null && netOut !== null ? ((netIn + netOut) * 8) / MB : null,
       3,
     ),
     network_bandwidth_total: r.net?.linkMbps ?? null,
-    gpu_usage: round(gpu.gpu_usage, 1),
+    gpu_usage: roundOrNull(gpu.gpu_usage, 1),
     gpu_memory: gpu.gpu_memory,
     gpu_memory_total: gpu.gpu_memory_total,
     gpu_temperature: gpu.gpu_temperature,
-    gpu_power: round(gpu.gpu_power, 1),
+    gpu_power: roundOrNull(gpu.gpu_power, 1),
   };
 }
 
@@ -187,8 +191,6 @@ const mb = (bytesPerSecond: number | null) =>
   bytesPerSecond === null ? null : bytesPerSecond / MB;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
-function round(x: number | null, decimals: number): number | null {
-  if (x === null || !Number.isFinite(x)) return null;
-  const f = 10 ** decimals;
-  return Math.round(x * f) / f;
+function roundOrNull(x: number | null, decimals: number): number | null {
+  return x === null || !Number.isFinite(x) ? null : round(x, decimals);
 }

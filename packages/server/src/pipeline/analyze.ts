@@ -19,10 +19,10 @@ import {
   type EmbedFn,
   fold,
   matchTokens,
-  round,
   STOPWORDS,
   wordCount,
 } from './text.js';
+import { round } from '../lib/round.js';
 
 interface AnalyzeOptions {
   /** 'auto' to detect, or an ISO 639-1 code. */

@@ -6,7 +6,8 @@ import {
   NEGATORS,
 } from './emotion-lexicon.js';
 import { Lexicon } from './lexicon.js';
-import { fold, round } from './text.js';
+import { round } from '../lib/round.js';
+import { fold } from './text.js';
 
 export { EMOTIONS, type Emotion } from './emotion-lexicon.js';
 

@@ -1,6 +1,6 @@
 import { DEFAULT_PROCESSING_SETTINGS as D } from '@adam/contracts';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { BOILERPLATE, DE, EN, ES, FR } from './__fixtures__/paragraphs.js';
 import {
   checkDocument,
@@ -70,7 +70,7 @@ describe('noiseLevel', () => {
       ['a', 512],
       ['@', 64],
     ] as const) {
-      const g = growthVersusLinear(noiseLevel, (size) => unit.repeat(size), { n });
+      const g = bestGrowthVersusLinear(noiseLevel, (size) => unit.repeat(size), { n });
       expect(g.excess, `'${unit}': ${describeGrowth(g)}`).toBeLessThan(6);
     }
   });

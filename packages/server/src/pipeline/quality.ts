@@ -1,7 +1,8 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { detectLanguage } from './language.js';
 import { splitSentences } from './sentences.js';
-import { clamp01, fold, round, wordCount, words } from './text.js';
+import { round } from '../lib/round.js';
+import { clamp01, fold, wordCount, words } from './text.js';
 
 /** Each part is 0–1. All are "higher is better" except noise, which is a penalty. */
 export interface QualityDetail {

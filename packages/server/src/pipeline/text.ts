@@ -59,11 +59,6 @@ export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-export function round(x: number, digits = 4): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
-
 /** Calls embed with at most batchSize texts at a time and checks that it answered each text. */
 export async function embedBatched(
   embed: EmbedFn,

@@ -1,5 +1,6 @@
 import { Lexicon } from './lexicon.js';
-import { dot, embedBatched, type EmbedFn, matchTokens, round, STOPWORDS } from './text.js';
+import { round } from '../lib/round.js';
+import { dot, embedBatched, type EmbedFn, matchTokens, STOPWORDS } from './text.js';
 import { THEME_LEXICON, THEME_PROTOTYPES, THEMES, type Theme } from './theme-lexicon.js';
 
 export { THEMES, type Theme } from './theme-lexicon.js';

@@ -1,5 +1,5 @@
 import { DEFAULT_PROCESSING_SETTINGS } from '@adam/contracts';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { LAYOUT_PAGES, tokenShares, wordTokens } from '../../test/fixtures/boilerplate-pages.js';
 import { analyzeText } from '../pipeline/analyze.js';
@@ -107,7 +107,7 @@ describe('boilerplate scans', () => {
       ['[edit] ', (size) => 'a [edit] '.repeat(size)],
     ];
     for (const [name, make] of cases) {
-      const g = growthVersusLinear((s: string) => cleanBlock(s).length, make, { n: 2_000 });
+      const g = bestGrowthVersusLinear((s: string) => cleanBlock(s).length, make, { n: 2_000 });
       expect(g.excess, `${name}: ${describeGrowth(g)}`).toBeLessThan(6);
     }
   });

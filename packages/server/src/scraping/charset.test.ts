@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import {
   charsetInContent,
   charsetParameter,
@@ -166,7 +166,7 @@ describe('prescanMeta', () => {
   it('reads a long run of unclosed <meta in linear time (issue 23)', () => {
     // The expressions it replaced, /<meta[^>]+charset…/i, retried from every '<meta': quadratic.
     for (const unit of ['<meta ', '<meta content="', '<a ']) {
-      const g = growthVersusLinear(
+      const g = bestGrowthVersusLinear(
         prescanMeta,
         (n) => Buffer.from(unit.repeat(Math.ceil(n / unit.length)), 'latin1'),
         { n: 512 },

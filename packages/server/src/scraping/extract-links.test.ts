@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { extractResponse, PAGE_MAX_LINKS } from './extract.js';
 import type { FetchResult } from './safe-fetcher.js';
 
@@ -139,7 +139,7 @@ describe('extractResponse: links, canonical and robots meta', () => {
 
   it('collects links in time linear in the page', () => {
     const rule = { mode: 'selector', target: '#t' };
-    const g = growthVersusLinear(
+    const g = bestGrowthVersusLinear(
       (html: string) => extractResponse(response(html), rule).links.length,
       (n) =>
         `<html><body><p id="t">text</p>${'<a href="/a?b=1&amp;utm_source=x" rel="x y">l</a> '.repeat(n / 48)}</body></html>`,

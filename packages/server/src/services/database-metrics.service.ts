@@ -14,6 +14,7 @@ import type { SnippetStorage, SnippetStorageTask } from '../store/snippet-storag
 import { startPool } from '../vector/recall.js';
 import type { IndexMeasures } from './index.service.js';
 import { freeBytes } from '../lib/free-bytes.js';
+import { round } from '../lib/round.js';
 
 const MB = 1024 * 1024;
 /** The panel is polled every few seconds: an unreachable Redis must not hold it longer. */
@@ -331,5 +332,3 @@ function median(values: number[]): number {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
-
-const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;

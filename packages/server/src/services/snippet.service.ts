@@ -42,6 +42,7 @@ import {
 import { SnippetDeleter } from './snippet-deleter.js';
 import { exportOnThread, type ExportFile, type ExportThreadStats } from './snippet-export.js';
 import { toSnippet } from './snippet-pages.js';
+import { round } from '../lib/round.js';
 
 export type { SnippetExport } from './snippet-pages.js';
 
@@ -834,5 +835,3 @@ export class SnippetService {
     };
   }
 }
-
-const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;

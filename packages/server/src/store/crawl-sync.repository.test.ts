@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { describeGrowth, growthVersusLinear } from '@adam/contracts/testing';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { CrawlSyncRepository } from './crawl-sync.repository.js';
 import { migrate, type Db } from './db.js';
 import { migrations } from './migrations/index.js';
@@ -72,7 +72,7 @@ describe('CrawlSyncRepository.freePageSourceIds', () => {
   it("grows linearly with the crawl's pages (a crawl sync of 5,000 pages is queued at once)", () => {
     // A join that reads a json_each list once per source took 8 s at 5,000 pages.
     const measure = () =>
-      growthVersusLinear(
+      bestGrowthVersusLinear(
         (c: ReturnType<typeof crawlOf>) => c.crawls.freePageSourceIds(1),
         (n) => {
           const c = crawlOf(n);

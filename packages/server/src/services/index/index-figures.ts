@@ -3,13 +3,12 @@ import { RateWindow } from '../../lib/rate-window.js';
 import type { Logger } from '../../logging.js';
 import type { SnippetRepository } from '../../store/snippet.repository.js';
 import { exactNeighboursOffThread, recallAgainst } from '../../vector/recall.js';
+import { round } from '../../lib/round.js';
 
 const LATENCY_WINDOW = 500;
 const ACCURACY_SAMPLE = 100;
 const ACCURACY_MAX_AGE_MS = 5 * 60_000;
 const ACCURACY_WAIT_MS = 15_000;
-
-export const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 
 /** What the live index tells its meter about each search. */
 export interface SearchMeter {

@@ -29,7 +29,8 @@ import {
 import { KeySet } from '../../vector/key-set.js';
 import { startPool } from '../../vector/recall.js';
 import { HNSW, type IndexOptions, type VectorHit } from '../../vector/vector-index.js';
-import { round, type MeasuredIndex, type SearchMeter } from './index-figures.js';
+import { round } from '../../lib/round.js';
+import { type MeasuredIndex, type SearchMeter } from './index-figures.js';
 import { PendingKeys } from './pending-keys.js';
 
 const CACHE_SIZE = 256;
