@@ -16,7 +16,7 @@ import { ErrorBody } from '@adam/contracts';
 import { redactUrl, type Logger } from '../logging.js';
 import { registerCrossSiteGuard } from './cross-site.js';
 import { registerErrorHandler } from './errors.js';
-import { registerFaithfulTextGuard } from './faithful-text.js';
+import { registerFaithfulTextGuard } from './faithful-text-guard.js';
 import { clientErrorHandler, frameworkErrors } from './framework-errors.js';
 import { registerSecurityHeaders, withSecurityHeaders } from './security-headers.js';
 import { closedDuringRestore } from './restore-gate.js';

@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { RealtimeMetrics } from '@adam/contracts';
 import type { EventBus } from '../lib/event-bus.js';
 import { RateWindow } from '../lib/rate-window.js';
+import { parseMeminfo } from '../metrics/proc-source.js';
 
 interface CpuSample {
   idle: number;
@@ -23,11 +24,8 @@ function sampleCpu(): CpuSample {
 /** Memory in use as the kernel counts it (MemTotal - MemAvailable), falling back to os.freemem. */
 function memoryUsagePercent(): number {
   try {
-    const info = fs.readFileSync('/proc/meminfo', 'utf8');
-    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(info)?.[1]);
-    const total = kb('MemTotal');
-    const available = kb('MemAvailable');
-    if (total > 0 && Number.isFinite(available)) return ((total - available) / total) * 100;
+    const { total, used } = parseMeminfo(fs.readFileSync('/proc/meminfo', 'utf8'));
+    if (total && used !== null) return (used / total) * 100;
   } catch {
     // not Linux
   }
