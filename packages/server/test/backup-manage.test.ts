@@ -307,6 +307,9 @@ describe('backup delete and verify', () => {
     const db = path.join(s.dataDir, 'backups', b.id, 'adam.db');
     const bytes = fs.readFileSync(db);
     bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
+    // Its own copy damaged: backups share unchanged files as hard links (one inode), and an
+    // in-place write would damage every backup, and the live index, sharing it.
+    fs.rmSync(db);
     fs.writeFileSync(db, bytes);
     const bad = (
       await s.api(`/api/v1/admin/maintenance/backups/${b.id}/verify`, { method: 'POST', key })

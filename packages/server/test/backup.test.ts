@@ -329,6 +329,9 @@ describe('backups', () => {
     const dbFile = path.join(backupsDir(s), b.id, 'adam.db');
     const bytes = fs.readFileSync(dbFile);
     bytes[Math.floor(bytes.length / 2)]! ^= 0xff;
+    // Its own copy damaged: backups share unchanged files as hard links (one inode), and an
+    // in-place write would damage every backup, and the live index, sharing it.
+    fs.rmSync(dbFile);
     fs.writeFileSync(dbFile, bytes);
     const r1 = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
     expect(r1.status).toBe(422);
@@ -361,6 +364,9 @@ describe('backups', () => {
     const dbFile = path.join(dir, 'adam.db');
     const bytes = fs.readFileSync(dbFile);
     bytes.fill(0x41, 4096 + 8, 4096 + 200);
+    // Its own copy damaged: backups share unchanged files as hard links (one inode), and an
+    // in-place write would damage every backup, and the live index, sharing it.
+    fs.rmSync(dbFile);
     fs.writeFileSync(dbFile, bytes);
     const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     for (const f of m.files) if (f.path === 'adam.db') f.sha256 = sha256(dbFile);
@@ -386,7 +392,11 @@ describe('backups', () => {
     const m = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     const f = m.files.find((x: { path: string }) => x.path.endsWith(`.${kind}`));
     const file = path.join(dir, f.path);
-    fs.writeFileSync(file, damage(fs.readFileSync(file)));
+    // Its own copy damaged: backups share unchanged files as hard links (one inode), and an
+    // in-place write would damage every backup, and the live index, sharing it.
+    const damaged = damage(fs.readFileSync(file));
+    fs.rmSync(file);
+    fs.writeFileSync(file, damaged);
     f.bytes = fs.statSync(file).size;
     f.sha256 = sha256(file);
     fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(m));

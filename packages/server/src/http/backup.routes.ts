@@ -108,9 +108,16 @@ export function backupRoutes(backups: BackupService) {
         config: { role: 'administrator' },
         schema: {
           tags,
-          description: `A backup archive as a download gives it (Content-Type ${BACKUP_ARCHIVE_TYPE}), written to disk as it arrives and verified before it is listed: 201 with the backup; 413 past the size bound; 422 naming what failed (the upload is deleted); 409 when its id is already here.`,
+          description: `A backup archive as a download gives it (Content-Type ${BACKUP_ARCHIVE_TYPE}), written to disk as it arrives and verified before it is listed: 201 with the backup; 413 past the size bound; 507 when the disk has not the room for it (checked before, from Content-Length, and as it arrives); 422 naming what failed (the upload is deleted); 409 when its id is already here.`,
           consumes: ARCHIVE_TYPES,
-          response: { 201: Backup, 409: ErrorBody, 413: ErrorBody, 415: ErrorBody, 422: ErrorBody },
+          response: {
+            201: Backup,
+            409: ErrorBody,
+            413: ErrorBody,
+            415: ErrorBody,
+            422: ErrorBody,
+            507: ErrorBody,
+          },
         },
       },
       async (req, reply) => {

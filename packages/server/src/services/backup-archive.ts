@@ -112,6 +112,8 @@ export interface ExtractRules {
   fileProblem(rel: string): string | null;
   /** Folders under the top folder an archive may name (created before their files). */
   dirs: readonly string[];
+  /** Free room on the disk: past `bytes` the archive is refused with `refuse(bytes)`'s error. */
+  room?: { bytes: number; refuse: (bytes: number) => Error };
 }
 
 interface OpenFile {
@@ -212,6 +214,7 @@ export async function extractBackupArchive(
       total += chunk.length;
       if (total > maxBytes)
         throw new PayloadTooLarge(`The backup archive is larger than ${maxBytes} bytes`);
+      if (rules.room && total > rules.room.bytes) throw rules.room.refuse(rules.room.bytes);
       if (ended) continue; // the records' padding after the end blocks
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       while (pending.length && !ended) {

@@ -1,8 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import Database from 'better-sqlite3';
 import {
   BACKUP_ID_PATTERN,
   MAX_BACKUP_UPLOAD_BYTES,
@@ -42,11 +41,21 @@ import {
   useRollbackJournal,
   withStoreFile,
 } from '../store/store-file.js';
+import { freeBytes as freeBytesOf } from '../lib/free-bytes.js';
+import { startPool } from '../vector/recall.js';
 import { replaceDataFrom } from '../store/store-swap.js';
 import { fsyncDir, fsyncFile, writeFileAtomic } from '../vector/atomic-file.js';
-import { prepareInstall, readIndexManifest, snapshotIndex } from '../vector/index-files.js';
+import { prepareInstall, readIndexManifest } from '../vector/index-files.js';
 import { backupArchive, extractBackupArchive } from './backup-archive.js';
 import { AutoBackupScheduler } from './backup-scheduler.js';
+import type { StoreCheckResult, StoreCheckTask } from './backup/check-store.worker.js';
+import {
+  inodeKey,
+  knownFiles,
+  linkIndexSnapshot,
+  sha256File,
+  type SharedWrite,
+} from './backup/shared-files.js';
 import type { IndexUpkeep } from './index.service.js';
 
 const DB_FILE = 'adam.db';
@@ -66,6 +75,8 @@ const DAY_MS = 86_400_000;
 export const RESTORE_RETRY_AFTER_SECONDS = 5;
 /** How long a restore waits for what it pauses (a cancelled job stopping, a write ending). */
 const PAUSE_TIMEOUT_MS = 30_000;
+/** Room an upload leaves free beside itself, so the store and the index can still write. */
+export const UPLOAD_DISK_RESERVE_BYTES = 64 * 1048576;
 /** The error of a job a restore found processing in the backup: its work cannot resume. */
 export const INTERRUPTED_BY_RESTORE = 'interrupted by restore';
 
@@ -75,6 +86,19 @@ export class RestoreRunning extends AppError {
     super(409, 'A restore is running: try again in a moment', undefined, {
       'retry-after': String(RESTORE_RETRY_AFTER_SECONDS),
     });
+  }
+}
+
+/** 507: the upload would leave the disk of the backups without the room the data needs. */
+export class NoRoomForUpload extends AppError {
+  constructor(what: string, free: number, dir: string) {
+    const mb = (n: number) => Math.round(n / 1048576);
+    super(
+      507,
+      `Not enough free disk space for this backup upload: ${what}, and the disk of ${dir} has ` +
+        `${mb(free)} MB free, of which ${mb(UPLOAD_DISK_RESERVE_BYTES)} MB stay for the data: ` +
+        'free some space (delete old backups) and try again',
+    );
   }
 }
 
@@ -110,6 +134,8 @@ interface BackupServiceDeps {
    * null. Their rows and vectors would land in the restored data under reused ids.
    */
   busyWith?: () => string | null;
+  /** Free bytes on the backups' file system (default statfs); tests make the disk small. */
+  freeBytes?: (dir: string) => number | null;
 }
 
 /**
@@ -131,6 +157,8 @@ export class BackupService {
   private readonly participants: RestoreParticipant[] = [];
   private current: Promise<unknown> | null = null;
   private closed = false;
+  /** What the newest backup taken here wrote and shared (for the bench and the log). */
+  lastWrite: SharedWrite | null = null;
 
   constructor(private readonly deps: BackupServiceDeps) {
     this.root = path.join(deps.dataDir, 'backups');
@@ -181,8 +209,13 @@ export class BackupService {
         this.refuseWhileIndexRebuilds(); // the save found the folder gone
         throw e;
       }
-      const vectors = await snapshotIndex(this.indexDir, path.join(tmp, INDEX_DIR));
+      // The live generation's files are linked, not copied (backup/shared-files.ts).
+      const index = linkIndexSnapshot(this.indexDir, path.join(tmp, INDEX_DIR));
+      const vectors = index.vectors;
 
+      // The online backup API, a hundred pages a step with the event loop free in between. The
+      // store is copied whole: it changes between any two backups (each one is recorded in the
+      // activity feed and the logs), so there is no earlier copy to share.
       const dbFile = path.join(tmp, DB_FILE);
       await this.deps.db.backup(dbFile);
       const { counts, schemaVersion } = withStoreFile(dbFile, (snap) => {
@@ -192,11 +225,18 @@ export class BackupService {
         return { counts, schemaVersion: schemaVersionOf(snap) };
       });
 
+      // A file linked again keeps the checksum an earlier backup's manifest verified for it.
+      const known = knownFiles(this.earlierBackups());
+      const write: SharedWrite = { written: index.written, shared: index.shared };
       const files: BackupFile[] = [];
       for (const rel of [DB_FILE, ...listFiles(tmp, INDEX_DIR)]) {
         const file = path.join(tmp, rel);
-        fsyncFile(file);
-        files.push({ path: rel, bytes: fs.statSync(file).size, sha256: await sha256File(file) });
+        const st = fs.statSync(file);
+        const same = known.byInode.get(inodeKey(st));
+        const sha256 = same && same.bytes === st.size ? same.sha256 : await sha256File(file);
+        if (rel === DB_FILE) write.written += st.size;
+        if (st.nlink === 1) fsyncFile(file); // a link's data is on disk already
+        files.push({ path: rel, bytes: st.size, sha256 });
       }
       const manifest: BackupManifest = {
         format: 1,
@@ -215,9 +255,12 @@ export class BackupService {
       fs.renameSync(tmp, final);
       fsyncDir(this.root);
       const entry = toEntry(manifest);
+      this.lastWrite = write;
+      const mb = (n: number) => Math.round(n / 104857.6) / 10;
       this.deps.log.info(
         { component: 'backup' },
-        `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors)`,
+        `Backup ${id} created (${reason}, ${entry.size_mb} MB, ${counts.snippets} snippets, ${counts.vectors} vectors; ` +
+          `${mb(write.written)} MB written, ${mb(write.shared)} MB shared with the index or earlier backups)`,
       );
       this.deps.bus.emit('backup.created', { id, reason, size_mb: entry.size_mb });
       // Only its own kind: a restore's safety backup must not push out the operator's manual ones.
@@ -260,6 +303,17 @@ export class BackupService {
         return { id, at };
       at++;
     }
+  }
+
+  /** The complete backups here with their manifests' files, newest first. */
+  private earlierBackups(): { dir: string; files: BackupFile[] }[] {
+    const out: { dir: string; files: BackupFile[] }[] = [];
+    for (const b of this.list()) {
+      const dir = path.join(this.root, b.id);
+      const m = readManifest(dir);
+      if (m.ok) out.push({ dir, files: m.manifest.files });
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- list
@@ -414,8 +468,16 @@ export class BackupService {
       throw new Conflict('Another backup upload is running: try again when it ends');
     }
     if (this.closed) throw new Conflict('The server is shutting down');
-    this.uploading = true;
     fs.mkdirSync(this.root, { recursive: true });
+    // Checked before a byte is written (statfs), and again as it arrives when the length is
+    // not declared: an upload never fills the disk the store and the index write to.
+    const free = (this.deps.freeBytes ?? freeBytesOf)(this.root);
+    const room = free === null ? undefined : Math.max(0, free - UPLOAD_DISK_RESERVE_BYTES);
+    if (room !== undefined && contentLength !== undefined && contentLength > room) {
+      body.resume();
+      throw new NoRoomForUpload(`the archive has ${contentLength} bytes`, free!, this.root);
+    }
+    this.uploading = true;
     // A .tmp name: never listed, cleared at the next start if the server stops meanwhile.
     const tmp = path.join(this.root, `upload-${randomBytes(6).toString('hex')}.tmp`);
     fs.mkdirSync(tmp);
@@ -428,6 +490,13 @@ export class BackupService {
           fileProblem: (rel) =>
             rel === MANIFEST || isBackupPath(rel) ? null : 'a backup holds no such file',
           dirs: [INDEX_DIR],
+          ...(room !== undefined && {
+            room: {
+              bytes: room,
+              refuse: (total: number) =>
+                new NoRoomForUpload(`more than ${total} bytes arrived`, free!, this.root),
+            },
+          }),
         });
       } catch (e) {
         body.resume();
@@ -523,22 +592,8 @@ export class BackupService {
     pass('checksums', 'every file matches its sha256 checksum');
 
     const running = schemaVersionOf(this.deps.db);
-    let store: { problems: string[]; counts: Omit<BackupCounts, 'vectors'>; schema: number };
-    try {
-      // Read-only: a check must not change the file its checksum was just proved on.
-      const db = new Database(path.join(dir, DB_FILE), { readonly: true, fileMustExist: true });
-      try {
-        store = {
-          problems: integrityProblems(db),
-          counts: tableCounts(db),
-          schema: schemaVersionOf(db),
-        };
-      } finally {
-        db.close();
-      }
-    } catch (e) {
-      return fail('store', `${DB_FILE} cannot be read as a store: ${(e as Error).message}`);
-    }
+    const store = await checkStoreOffThread(path.join(dir, DB_FILE));
+    if (!store.ok) return fail('store', `${DB_FILE} cannot be read as a store: ${store.error}`);
     if (store.problems.length)
       return fail(
         'store',
@@ -890,6 +945,17 @@ export class BackupService {
 
 // ---------------------------------------------------------------- helpers
 
+/** The store check of a verify or an upload, on a one-off thread (backup/check-store.worker.ts). */
+async function checkStoreOffThread(dbFile: string): Promise<StoreCheckResult> {
+  const pool = startPool('../services/backup/check-store.worker');
+  try {
+    const task: StoreCheckTask = { dbFile };
+    return (await pool.run(task)) as StoreCheckResult;
+  } finally {
+    await pool.close();
+  }
+}
+
 interface JobsBefore {
   floors: IdFloors;
   cancelled: { id: number; cancelled_at: string | null }[];
@@ -1012,10 +1078,4 @@ function listFiles(base: string, sub: string): string[] {
     .filter((n) => fs.statSync(path.join(base, sub, n)).isFile())
     .sort()
     .map((n) => `${sub}/${n}`);
-}
-
-async function sha256File(file: string): Promise<string> {
-  const h = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest('hex');
 }
