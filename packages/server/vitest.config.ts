@@ -1,24 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that sit next to their code but are not unit tests by the tier's rule: they start ONNX
+ * or embedder worker threads, load a model, or run a real index switch. They were most of the
+ * unit tier's time; the integration tier runs them.
+ */
+const HEAVY_IN_SRC = [
+  'src/embedding/onnx-embedder.test.ts',
+  'src/embedding/onnx-runtime.test.ts',
+  'src/embedding/onnx-reranker.test.ts',
+  'src/embedding/embedder-pool.test.ts',
+  'src/embedding/builtin-embedder.test.ts',
+  'src/services/index.service.switch.test.ts',
+];
+
 export default defineConfig({
   resolve: { conditions: ['adam-source'] },
   ssr: { resolve: { conditions: ['adam-source'] } },
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Hang detectors, not races: waits are on conditions, so a long bound only slows a failure
+    // (a loaded 2-core machine gives a test a small share of a core).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Two tiers: `npm run test:unit` runs the first alone, `npm test` both.
     projects: [
       {
         extends: true,
-        // Next to the code, with fakes or a temporary SQLite: no server, no model.
-        test: { name: 'unit', include: ['src/**/*.test.ts'] },
+        // Next to the code, with fakes or a temporary SQLite: no server, no model, no thread.
+        test: { name: 'unit', include: ['src/**/*.test.ts'], exclude: HEAVY_IN_SRC },
       },
       {
         extends: true,
-        // Real servers and processes; they share one converted model.
+        // Real servers, processes, threads and models; they share one converted model.
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', ...HEAVY_IN_SRC],
           globalSetup: ['test/global-setup.ts'],
         },
       },

@@ -22,7 +22,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EMOTIONS, THEMES } from '@adam/contracts';
-import type { QueueDriver } from '../src/jobs/queue-driver.js';
+import type { QueueDriver } from '../src/queue/queue-driver.js';
 import { createLogger, LogSink } from '../src/logging.js';
 import { EventBus } from '../src/lib/event-bus.js';
 import { ActivityService } from '../src/services/activity.service.js';

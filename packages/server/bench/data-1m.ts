@@ -33,7 +33,7 @@ import usearch from 'usearch';
 import { DEFAULT_PROCESSING_SETTINGS, THEMES } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
-import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
+import { EVAL_SET } from './eval/evaluate.js';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';

@@ -23,7 +23,7 @@ import {
   scoreRankings,
   type EvalResult,
   type EvalSet,
-} from '../src/embedding/eval/evaluate.js';
+} from './eval/evaluate.js';
 import { tokenize } from '../src/embedding/text-features.js';
 
 const { values } = parseArgs({

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import type { Embedder } from '../src/embedding/embedder.js';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
-import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
+import { EVAL_SET } from './eval/evaluate.js';
 import { OnnxEmbedder } from '../src/embedding/onnx-embedder.js';
 import { writeTinyEmbeddingModel } from '../test/fixtures/tiny-models.js';
 import {

@@ -15,7 +15,7 @@
  *
  * Sets: "readme" (bench/relevance/: passages of the npm packages' READMEs and questions written
  * to share few words with their answers), "eval" (the embedder's own evaluation set,
- * src/embedding/eval/) and "paraphrase" (relevance/paraphrase-set.ts: ten topics asked in other
+ * bench/eval/) and "paraphrase" (relevance/paraphrase-set.ts: ten topics asked in other
  * words, among the README passages) and "short" (relevance/short-set.ts: one word or a few
  * misspelt words on the same ten topics; never used to tune). The reference is plain bm25 with every word OR'ed and no
  * stemming or stop words, measured on an unstemmed FTS5 table in the same run.
@@ -29,7 +29,7 @@
  */
 import { DEFAULT_PROCESSING_SETTINGS, type SearchMode } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
-import { scoreRankings, type EvalResult, type EvalSet } from '../src/embedding/eval/evaluate.js';
+import { scoreRankings, type EvalResult, type EvalSet } from './eval/evaluate.js';
 import { createLogger, LogSink } from '../src/logging.js';
 import { EventBus } from '../src/lib/event-bus.js';
 import { queryWords, type SearchCandidate } from '../src/services/hybrid-search.js';

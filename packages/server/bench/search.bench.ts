@@ -18,7 +18,7 @@ import path from 'node:path';
 import usearch from 'usearch';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { normalizeInPlace } from '../src/embedding/embedder.js';
-import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
+import { EVAL_SET } from './eval/evaluate.js';
 import { VectorIndex } from '../src/vector/vector-index.js';
 import {
   BENCH_MODEL_ROOT,

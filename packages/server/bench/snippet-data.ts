@@ -11,7 +11,7 @@ import path from 'node:path';
 import { THEMES } from '@adam/contracts';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { EVAL_SET } from '../src/embedding/eval/evaluate.js';
+import { EVAL_SET } from './eval/evaluate.js';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';

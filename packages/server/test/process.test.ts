@@ -166,7 +166,7 @@ describe('npm start and npm run worker under a supervisor', () => {
 
       process.kill(npm.pid!, signal);
       expect(await npm.exited).toBe(0);
-      await until(() => !groupAlive(pgid!), { timeout: 5_000, what: 'the process tree to end' });
+      await until(() => !groupAlive(pgid!), { what: 'the process tree to end' });
       expect(await portOpen(port)).toBe(false);
       expect(npm.output()).toContain(`${signal} received: finishing requests and closing`);
       expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
@@ -229,10 +229,7 @@ describe('npm start and npm run worker under a supervisor', () => {
         });
         process.kill(npm.pid!, 'SIGTERM');
         expect(await npm.exited).toBe(0);
-        await until(() => !groupAlive(pgid!), {
-          timeout: 5_000,
-          what: 'the process tree to end',
-        });
+        await until(() => !groupAlive(pgid!), { what: 'the process tree to end' });
         expect(npm.output()).toMatch(/worker .* stopped/);
       } finally {
         await redis.stop();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ServerMessage } from '@adam/contracts';
+import { DEFAULT_RESOURCES_SETTINGS, ServerMessage } from '@adam/contracts';
 import { ARTICLES } from './corpus.js';
 import { startServer, type TestServer } from './helpers.js';
 import { until } from './until.js';
@@ -33,7 +33,8 @@ class TestClient {
   }
 
   /** Resolves with (and consumes) the first message matching `pred`, waiting for it if needed. */
-  async next(pred: (m: Msg) => boolean, timeoutMs = 5000): Promise<Msg> {
+  // A hang detector: long, since a loaded machine can delay a message by seconds.
+  async next(pred: (m: Msg) => boolean, timeoutMs = 60_000): Promise<Msg> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const i = this.messages.findIndex(pred);
@@ -271,7 +272,7 @@ describe('realtime channel', () => {
     const first = await c.type('stats_update');
     const t0 = Date.now();
     for (let i = 0; i < 20; i++) s.adam.bus.emit('snippets.deleted', { ids: [i] });
-    await c.type('stats_update', 3000);
+    await c.type('stats_update');
     expect(Date.now() - t0).toBeGreaterThan(850);
     await sleep(300);
     expect(c.messages.filter((m) => m.type === 'stats_update')).toEqual([]);
@@ -370,16 +371,15 @@ describe('realtime channel', () => {
       });
       if (i % 20 === 19) await new Promise((r) => setTimeout(r, 2));
     }
-    const t = performance.now();
+    // Answered while the slow client's backlog is still unread: a send waiting on it would hang here.
     const health = await s.api('/api/v1/health');
-    expect(performance.now() - t).toBeLessThan(1000);
     expect(health.body.components.realtime.details).toMatchObject({ clients: 2 });
     expect(health.body.components.realtime.details.messages_dropped).toBeGreaterThan(0);
     // The reading client got everything.
-    await fast.next((m) => m.type === 'job_progress' && m.progress === n - 1, 10_000);
+    await fast.next((m) => m.type === 'job_progress' && m.progress === n - 1);
 
     raw.resume();
-    const notice = await slow.type('dropped', 15_000);
+    const notice = await slow.type('dropped');
     expect(notice.count).toBeGreaterThan(0);
     const got = () => slow.messages.filter((m) => m.type === 'job_progress').length;
     const dropped = () =>
@@ -406,10 +406,12 @@ describe('realtime channel', () => {
     });
     expect(r.status).toBe(200);
     const t0 = Date.now();
-    const m = await c.type('metrics.update', 2500);
+    const m = await c.type('metrics.update');
     expect(m).toMatchObject({ cpuUsage: expect.any(Number), memoryUsage: expect.any(Number) });
-    await c.type('metrics.update', 2500);
-    expect(Date.now() - t0).toBeLessThan(2600);
+    await c.type('metrics.update');
+    // Two updates at the old 5 s period take 5 s or more; at 1 s they come well inside it, with
+    // seconds to spare for a loaded machine.
+    expect(Date.now() - t0).toBeLessThan(DEFAULT_RESOURCES_SETTINGS.metrics_refresh_ms - 100);
   });
 
   it('reports itself in /health and answers 426 to a plain GET', async () => {

@@ -1,7 +1,10 @@
 type Truthy<T> = Exclude<T, false | null | undefined | 0 | ''>;
 
 export interface UntilOptions {
-  /** Give up after this many ms (default 10 s). */
+  /**
+   * Give up after this many ms (default 60 s): a hang detector, not a race, so a loaded machine
+   * never fails a wait that would have succeeded.
+   */
   timeout?: number;
   /** Ms between probes (default 25). */
   interval?: number;
@@ -15,7 +18,7 @@ export interface UntilOptions {
  */
 export async function until<T>(
   probe: () => T | Promise<T>,
-  { timeout = 10_000, interval = 25, what = 'condition' }: UntilOptions = {},
+  { timeout = 60_000, interval = 25, what = 'condition' }: UntilOptions = {},
 ): Promise<Truthy<T>> {
   const deadline = performance.now() + timeout;
   let last: T | undefined;

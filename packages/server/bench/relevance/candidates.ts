@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Embedder } from '../../src/embedding/embedder.js';
 import { dot } from '../../src/embedding/embedder.js';
-import type { EvalSet } from '../../src/embedding/eval/evaluate.js';
+import type { EvalSet } from '../eval/evaluate.js';
 import { createLogger, LogSink } from '../../src/logging.js';
 import { EventBus } from '../../src/lib/event-bus.js';
 import { ftsMatch, type SearchCandidate } from '../../src/services/hybrid-search.js';

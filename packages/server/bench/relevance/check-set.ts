@@ -9,7 +9,7 @@
  * word sets, and the share of the query's words found in the passage — with a histogram, and
  * next to it a plain BM25 over the same words as the reference a keyword ranker reaches.
  */
-import { scoreRankings, type EvalResult } from '../../src/embedding/eval/evaluate.js';
+import { scoreRankings, type EvalResult } from '../eval/evaluate.js';
 import { loadReadmeCorpus, loadReadmeSet, type ReadmeQuery } from './readme-set.js';
 
 const STOP = new Set(

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadBuiltinEmbedderSync } from '../../src/embedding/builtin-embedder.js';
-import type { EvalSet } from '../../src/embedding/eval/evaluate.js';
+import type { EvalSet } from '../eval/evaluate.js';
 import { BENCH_MODEL_ROOT, sharedModel } from '../common.js';
 import { buildCandidates } from './candidates.js';
 import { RELEVANCE_SETS } from './sets.js';

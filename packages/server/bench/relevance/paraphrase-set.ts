@@ -5,7 +5,7 @@
  * first" is MRR@10 = 1. The README passages (readme-docs.json) stand around them as
  * distractors, so that a question's stray keyword meets many other passages, as in a real store.
  */
-import type { EvalSet } from '../../src/embedding/eval/evaluate.js';
+import type { EvalSet } from '../eval/evaluate.js';
 import { loadReadmeCorpus } from './readme-set.js';
 
 const TOPICS: Record<string, { docs: string[]; questions: string[] }> = {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { EvalDoc, EvalSet } from '../../src/embedding/eval/evaluate.js';
+import type { EvalDoc, EvalSet } from '../eval/evaluate.js';
 import { README_QUERIES, type ReadmeQuery } from './readme-queries.js';
 
 export type { ReadmeQuery, ReadmeQueryKind } from './readme-queries.js';

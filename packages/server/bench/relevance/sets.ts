@@ -1,5 +1,5 @@
 /** Every relevance set the benches measure, by name. */
-import { EVAL_SET, type EvalSet } from '../../src/embedding/eval/evaluate.js';
+import { EVAL_SET, type EvalSet } from '../eval/evaluate.js';
 import { loadParaphraseSet } from './paraphrase-set.js';
 import { loadReadmeSet } from './readme-set.js';
 import { loadShortSet } from './short-set.js';

@@ -6,7 +6,7 @@
  * exactly and a vector side with little to go on; typos a keyword side that misses the
  * misspelt words (no keyword evidence for them) and a vector side that must carry the query.
  */
-import type { EvalSet } from '../../src/embedding/eval/evaluate.js';
+import type { EvalSet } from '../eval/evaluate.js';
 import { loadParaphraseSet } from './paraphrase-set.js';
 
 const QUERIES: Record<string, { word: string; typo: string }> = {

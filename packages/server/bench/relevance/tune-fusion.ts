@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { scoreRankings, type EvalSet } from '../../src/embedding/eval/evaluate.js';
+import { scoreRankings, type EvalSet } from '../eval/evaluate.js';
 import { ftsMatch, type SearchCandidate } from '../../src/services/hybrid-search.js';
 import { RELEVANCE_SETS } from './sets.js';
 import { FUSION_VARIANTS, type Variant } from './fusion-forms.js';

@@ -9,7 +9,7 @@ import {
   type BuiltinEmbedder,
 } from './builtin-embedder.js';
 import { dot, embedInBatches } from './embedder.js';
-import { EVAL_SET, evaluateMrr } from './eval/evaluate.js';
+import { EVAL_SET, evaluateMrr } from '../../bench/eval/evaluate.js';
 import { tokenize } from './text-features.js';
 
 const norm = (v: Float32Array): number => Math.sqrt(dot(v, v));

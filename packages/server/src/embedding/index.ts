@@ -37,4 +37,3 @@ export type {
   OnnxTask,
 } from './onnx-runtime.js';
 export { tokenize } from './text-features.js';
-export { EVAL_SET, evaluateMrr, type EvalResult, type EvalSet } from './eval/evaluate.js';

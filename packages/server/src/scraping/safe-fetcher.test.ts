@@ -7,6 +7,10 @@ import { until } from '../../test/until.js';
 import { FetchError } from './fetch-error.js';
 import { SafeFetcher, type HostLookup } from './safe-fetcher.js';
 
+/** The fetcher's timeout where a test expects an answer: a hang detector, which a loaded machine
+ * must not reach (tests of the timeout itself set their own, short one). */
+const HANG_MS = 60_000;
+
 let site: FixtureSite;
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -154,7 +158,7 @@ describe('SafeFetcher refuses private targets', () => {
 
 describe('SafeFetcher with the fixture site allowed', () => {
   const make = (opts: Partial<ConstructorParameters<typeof SafeFetcher>[0]> = {}) =>
-    new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 3000, ...opts });
+    new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: HANG_MS, ...opts });
 
   it('fetches a page with its headers, content type and body', async () => {
     const res = await make().fetch(`${site.url}/articles/honeybees`);
@@ -244,12 +248,12 @@ describe('SafeFetcher with the fixture site allowed', () => {
   });
 
   it('times out when the headers are late', async () => {
-    const started = Date.now();
+    // The page would come after 3 s: a timeout error (not the page) is the proof, without a
+    // wall-clock bound that a loaded machine could break.
     const err = await refusal(make({ timeoutMs: 300 }).fetch(`${site.url}/slow?ms=3000`));
     expect(err.code).toBe('timeout');
     expect(err.status).toBe(502);
     expect(err.message).toBe(`Timed out after 300 ms fetching ${site.url}/slow?ms=3000`);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('times out when the body is late', async () => {
@@ -268,10 +272,7 @@ describe('SafeFetcher with the fixture site allowed', () => {
       abort.abort(reason);
       // The caller's reason, not a network or timeout FetchError.
       await expect(fetching).rejects.toBe(reason);
-      await until(() => hostile.trickles[0]!.closed, {
-        timeout: 5000,
-        what: 'the connection to close',
-      });
+      await until(() => hostile.trickles[0]!.closed, { what: 'the connection to close' });
       await f.close();
     } finally {
       await hostile.close();
@@ -376,7 +377,7 @@ describe('allow-list semantics', () => {
 
 describe('SafeFetcher connections', () => {
   it("keeps a site's other fetches going when one of them fails", async () => {
-    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 5000 });
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: HANG_MS });
     try {
       const slow = fetcher.fetch(`${site.url}/slow-body?ms=300`);
       await new Promise((r) => setTimeout(r, 50));
@@ -397,7 +398,7 @@ describe('SafeFetcher connections', () => {
     server.on('connection', () => connections++);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
-    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${port}`], timeoutMs: 2000 });
+    const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${port}`], timeoutMs: HANG_MS });
     try {
       for (const p of ['/a', '/b', '/c']) {
         const r = await fetcher.fetch(`http://127.0.0.1:${port}${p}`);
@@ -416,7 +417,7 @@ describe('SafeFetcher connections', () => {
 
 describe('SafeFetcher.fetchStream', () => {
   const make = (opts: Partial<ConstructorParameters<typeof SafeFetcher>[0]> = {}) =>
-    new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: 3000, ...opts });
+    new SafeFetcher({ allow: [`127.0.0.1:${site.port}`], timeoutMs: HANG_MS, ...opts });
 
   async function drain(body: AsyncIterable<Buffer>): Promise<{ bytes: number; chunks: number }> {
     let bytes = 0;
@@ -452,7 +453,7 @@ describe('SafeFetcher.fetchStream', () => {
   });
 
   it('follows redirects and sends Range on every hop, custom headers to the first origin only', async () => {
-    const f = new SafeFetcher({ allow: ['127.0.0.1', 'localhost'], timeoutMs: 3000 });
+    const f = new SafeFetcher({ allow: ['127.0.0.1', 'localhost'], timeoutMs: HANG_MS });
     const elsewhere = `http://localhost:${site.port}/echo`;
     const res = await f.fetchStream(
       `${site.url}/redirect/to?url=${encodeURIComponent(elsewhere)}`,
@@ -492,32 +493,31 @@ describe('SafeFetcher.fetchStream', () => {
   });
 
   it('times out when the body stops arriving for idleTimeoutMs', async () => {
+    // The body would end after 5 s: the timeout error, not a complete body, is the proof.
     const res = await make().fetchStream(`${site.url}/slow-body?ms=5000`, { idleTimeoutMs: 200 });
-    const started = performance.now();
     const err = await refusal(drain(res.body));
     expect(err.code).toBe('timeout');
     expect(err.message).toBe(`Timed out: no data for 200 ms from ${site.url}/slow-body?ms=5000`);
-    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('times out when the headers are late by idleTimeoutMs', async () => {
-    const started = performance.now();
     const err = await refusal(
       make().fetchStream(`${site.url}/slow?ms=5000`, { idleTimeoutMs: 200 }),
     );
     expect(err.code).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(err.message).toBe(`Timed out: no data for 200 ms from ${site.url}/slow?ms=5000`);
   });
 
   it('does not count the time the caller spends between chunks as idleness', async () => {
     const res = await make().fetchStream(`${site.url}/huge?bytes=200000`, {
-      idleTimeoutMs: 100,
+      // Wide enough that a loaded machine stalling the local server does not look idle.
+      idleTimeoutMs: 300,
       maxBytes: 1_000_000,
     });
     let bytes = 0;
     for await (const chunk of res.body) {
       bytes += chunk.byteLength;
-      await new Promise((r) => setTimeout(r, 150)); // a slow disk
+      await new Promise((r) => setTimeout(r, 400)); // a slow disk, slower than the idle bound
     }
     expect(bytes).toBe(200_000);
   });
@@ -527,13 +527,13 @@ describe('SafeFetcher.fetchStream', () => {
     const res = await make().fetchStream(`${site.url}/slow-body?ms=5000`, {
       signal: controller.signal,
     });
+    // Without the abort the body would end normally after 5 s: the signal's reason as the error
+    // is the proof, with no wall-clock bound a loaded machine could break.
     const reading = drain(res.body).catch((e: unknown) => e);
-    const started = performance.now();
     controller.abort(new Error('operator cancelled'));
     const err = await reading;
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toBe('operator cancelled');
-    expect(performance.now() - started).toBeLessThan(500);
 
     const already = await make()
       .fetchStream(`${site.url}/echo`, { signal: AbortSignal.abort() })

@@ -15,7 +15,7 @@ let client: EncyclopediaClient;
 
 beforeAll(async () => {
   fake = await startFakeEncyclopedia();
-  const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${fake.port}`], timeoutMs: 3000 });
+  const fetcher = new SafeFetcher({ allow: [`127.0.0.1:${fake.port}`], timeoutMs: 60_000 }); // a hang detector: a loaded machine must not reach it
   client = new EncyclopediaClient({ baseUrl: `${fake.url}/{lang}`, fetcher });
 });
 afterAll(async () => {

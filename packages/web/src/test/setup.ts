@@ -1,13 +1,19 @@
 import '@testing-library/jest-dom/vitest';
-import { afterEach, vi } from 'vitest';
+import { afterEach, inject, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { FakeWebSocket } from './fakeSocket';
 
-// Whole-app renders with lazy screens can take over a second on a quiet machine, and the first
-// test of a file (cold imports) past 4 s on a CI machine running other work: waits are on
-// conditions, so a long bound only slows a test that fails.
-configure({ asyncUtilTimeout: 15_000 });
+// Whole-app renders with lazy screens can take over a second on a quiet machine, and many times
+// that on a loaded one: waits are on conditions, so a long bound only slows a test that fails. The
+// factor grows with the machine's load (vitest.config.ts); it stays under the test timeout, so a
+// missing element fails with testing-library's message rather than a bare timeout.
+declare module 'vitest' {
+  export interface ProvidedContext {
+    timeScale: number;
+  }
+}
+configure({ asyncUtilTimeout: 20_000 * (inject('timeScale') ?? 1) });
 
 // jsdom lacks the layout APIs Mantine reads.
 Object.defineProperty(window, 'matchMedia', {

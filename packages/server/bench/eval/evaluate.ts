@@ -1,4 +1,4 @@
-import { dot, embedInBatches, type Embedder } from '../embedder.js';
+import { dot, embedInBatches, type Embedder } from '../../src/embedding/embedder.js';
 import { EVAL_DOCS, type EvalDoc } from './eval-docs.js';
 import { EVAL_QUERIES, type EvalQuery } from './eval-queries.js';
 
