@@ -12,6 +12,7 @@ export const JOB_TYPES = [
   'process_urls',
   'save_segments',
   'rebuild_index',
+  'optimize_index',
   'install_model',
   'switch_embedder',
   'process_documents',

@@ -37,6 +37,16 @@ export const MaintenanceRequest = z.object({
 });
 export type MaintenanceRequest = z.input<typeof MaintenanceRequest>;
 
+/** POST /admin/index/rebuild's body, which may be left out: the rebuild_index action's parameter. */
+export const IndexRebuildRequest = z
+  .object({
+    /** Re-embed every snippet with the active embedder (default) or reuse the stored vectors. */
+    reembed: z.boolean().optional(),
+  })
+  .strict()
+  .nullish();
+export type IndexRebuildRequest = z.input<typeof IndexRebuildRequest>;
+
 export const MaintenanceResult = z.object({
   action: z.string(),
   status: z.enum(['completed', 'queued']),

@@ -4,6 +4,7 @@ import { crawlSiteJob } from './crawl-site.job.js';
 import { evaluationRunJob } from './evaluation-run.job.js';
 import { importSnippetsJob } from './import-snippets.job.js';
 import { installModelJob } from './install-model.job.js';
+import { optimizeIndexJob } from './optimize-index.job.js';
 import { processDocumentsJob } from './process-documents.job.js';
 import { processUrlsJob } from './process-urls.job.js';
 import { rebuildIndexJob } from './rebuild-index.job.js';
@@ -17,6 +18,7 @@ export const JOB_REGISTRY: { readonly [T in JobType]: AnyJobDefinition } = {
   process_urls: processUrlsJob,
   save_segments: saveSegmentsJob,
   rebuild_index: rebuildIndexJob,
+  optimize_index: optimizeIndexJob,
   // After the jobs that store pages: job-drivers.test.ts syncs what they stored.
   sync_sources: syncSourcesJob,
   switch_embedder: switchEmbedderJob,

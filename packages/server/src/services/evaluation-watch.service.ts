@@ -254,7 +254,7 @@ export class EvaluationWatchService {
       if (job.type === 'evaluation_run') {
         const runId = Number(job.metadata.run_id);
         if (Number.isSafeInteger(runId)) this.detectDrop(runId);
-      } else if (job.type === 'rebuild_index') {
+      } else if (job.type === 'rebuild_index' || job.type === 'optimize_index') {
         // A change of index_storage rebuilds the index: its run follows that rebuild, once.
         if (job.metadata.action === 'change_storage')
           this.queueWatched('settings', `index storage changed (job ${jobId})`);

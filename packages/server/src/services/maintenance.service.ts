@@ -19,9 +19,13 @@ import {
   type VectorSearch,
 } from './index.service.js';
 import type { JobService } from './job.service.js';
+import { Conflict } from '../lib/errors.js';
 import { SnippetDeleter } from './snippet-deleter.js';
 
 type Parsed = z.output<typeof Req>;
+
+/** The jobs that build the whole index again; at most one of them waits or runs. */
+const INDEX_JOB_TYPES = ['rebuild_index', 'optimize_index'] as const;
 
 /** Yields to the event loop between chunks, so a long cleanup never freezes the API. */
 const breathe = () => new Promise<void>((r) => setImmediate(r));
@@ -73,6 +77,21 @@ export class MaintenanceService {
     };
   }
 
+  /**
+   * One index rebuild or optimisation at a time: a second would only redo the same work after
+   * the first, so it is refused while one waits or runs (a storage change's rebuild included).
+   */
+  private refuseSecondIndexJob(): void {
+    for (const type of INDEX_JOB_TYPES) {
+      const busy = this.deps.jobs.page('active', { type, limit: 1 }).jobs[0];
+      if (busy) {
+        throw new Conflict(
+          `The index is already being ${type === 'optimize_index' ? 'optimized' : 'rebuilt'} by job ${busy.id} (${busy.status}); try again once it has ended`,
+        );
+      }
+    }
+  }
+
   async execute(req: Parsed | MaintenanceRequest): Promise<MaintenanceResult> {
     const result = await this.run(req);
     const { action, message, job_id } = result;
@@ -85,20 +104,26 @@ export class MaintenanceService {
     switch (req.action) {
       case 'optimize_index':
       case 'rebuild_index': {
-        const reembed = req.action === 'rebuild_index' ? (params.reembed ?? true) : false;
-        const job = this.deps.jobs.create({
-          type: 'rebuild_index',
-          priority: 'high',
-          input: { reembed, optimize: req.action === 'optimize_index' },
-          metadata: { action: req.action },
-        });
+        const optimize = req.action === 'optimize_index';
+        this.refuseSecondIndexJob();
+        const job = optimize
+          ? this.deps.jobs.create({
+              type: 'optimize_index',
+              priority: 'high',
+              metadata: { action: req.action },
+            })
+          : this.deps.jobs.create({
+              type: 'rebuild_index',
+              priority: 'high',
+              input: { reembed: params.reembed ?? true },
+              metadata: { action: req.action },
+            });
         return {
           action: req.action,
           status: 'queued',
-          message:
-            req.action === 'rebuild_index'
-              ? `Rebuilding the index with the active embedder as job ${job.id}`
-              : `Compacting the index graph as job ${job.id}`,
+          message: optimize
+            ? `Compacting the index graph as job ${job.id}`
+            : `Rebuilding the index with the active embedder as job ${job.id}`,
           job_id: job.id,
           counts: { vectors: this.deps.index.size },
         };

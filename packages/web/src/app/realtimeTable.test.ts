@@ -133,6 +133,33 @@ describe('realtime event → query-key table', () => {
     ]);
   });
 
+  it("segment_progress keeps the job's processed/total and stage in the cache, refetching nothing", () => {
+    const qc = new QueryClient();
+    const invalidate = vi.spyOn(qc, 'invalidateQueries');
+    const push = (job_id: number | null, processed: number) =>
+      applyRealtimeMessage(qc, {
+        type: 'segment_progress',
+        job_id,
+        processed,
+        total: 300,
+        stage: `Re-indexed ${processed} of 300 snippets`,
+        timestamp: at,
+      });
+    push(5, 120);
+    push(5, 180);
+    push(null, 7);
+    expect(qc.getQueryData(jobKeys.segments(5))).toEqual({
+      processed: 180,
+      total: 300,
+      stage: 'Re-indexed 180 of 300 snippets',
+    });
+    expect(qc.getQueryData(jobKeys.segments(6))).toBeUndefined();
+    expect(invalidate).not.toHaveBeenCalled();
+    // A deleted job takes its figures with it.
+    applyRealtimeMessage(qc, { type: 'job_deleted', job_id: 5, timestamp: at });
+    expect(qc.getQueryData(jobKeys.segments(5))).toBeUndefined();
+  });
+
   it('ignores types it does not know', () => {
     const qc = new QueryClient();
     const invalidate = vi.spyOn(qc, 'invalidateQueries');

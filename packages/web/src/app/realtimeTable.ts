@@ -17,7 +17,13 @@ import {
 import type { RealtimeMessage } from '../lib/realtime/realtimeClient';
 import { emotionKeys } from '../features/emotions/emotions.api';
 import { indexKeys } from '../features/index/index.api';
-import { jobKeys, patchJob, patchJobDetail, patchJobList } from '../features/jobs/jobs.api';
+import {
+  applySegmentProgress,
+  jobKeys,
+  patchJob,
+  patchJobDetail,
+  patchJobList,
+} from '../features/jobs/jobs.api';
 import { maintenanceKeys } from '../features/maintenance/maintenance.api';
 import { applyRealtimeMetricsPush } from '../features/monitoring/monitoring.api';
 import { applyModelProgress } from '../features/models/models.api';
@@ -95,8 +101,9 @@ export const REALTIME_TABLE: { [T in ServerMessageType]: Effect<T> } = {
   // Missed events: refetch what they would have refreshed.
   dropped: (queryClient) =>
     invalidate(queryClient, jobKeys.all, overviewKeys.all, maintenanceKeys.workers),
+  // A job's second progress bar (segments processed of total): kept in the cache, no refetch.
+  segment_progress: applySegmentProgress,
   // Screens that show these keep them in local state (useRealtimeEvent), not in the cache.
-  segment_progress: nothing,
   log_entry: nothing,
   // Pushed host figures become the realtime poll's answer (header, sidebar, Control Centre).
   'metrics.update': applyRealtimeMetricsPush,

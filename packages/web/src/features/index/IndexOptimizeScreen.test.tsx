@@ -22,10 +22,8 @@ function setup(current: { job: Job }) {
   return mockFetch({
     ...loggedIn(),
     'GET /admin/index/stats': json(indexStats()),
-    'POST /admin/maintenance/execute': (call) => {
-      const { action } = call.body as { action: string };
-      return json(queued(action, current.job.id));
-    },
+    'POST /admin/index/optimize': () => json(queued('optimize_index', current.job.id)),
+    'POST /admin/index/rebuild': () => json(queued('rebuild_index', current.job.id)),
     'GET /sources/jobs/7': () => json(current.job),
   });
 }
@@ -52,9 +50,7 @@ describe('Optimize Index', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Optimize Index')).toBeInTheDocument();
     expect(progressText()).toBe(`${OPTIMIZE_PROGRESS.start}%`);
-    expect(callsTo('POST', '/admin/maintenance/execute')[0]?.body).toEqual({
-      action: 'optimize_index',
-    });
+    expect(callsTo('POST', '/admin/index/optimize')).toHaveLength(1);
 
     const seen: string[] = [];
     for (let i = 0; i < 10; i++) {
@@ -83,6 +79,73 @@ describe('Optimize Index', () => {
     expect(within(dialog).getByText('Index ready')).toBeInTheDocument();
     expect(within(dialog).getByText('indexed: 10')).toBeInTheDocument();
     expect(within(dialog).getByText('Took 2.5 s')).toBeInTheDocument();
+  });
+
+  it("shows the job's pushed segment progress under the simulated bar, until its end", async () => {
+    const current = { job: job(7) };
+    setup(current);
+    renderApp('/dashboard/index/optimize');
+    act(() => FakeWebSocket.latest()?.open());
+    const u = userEvent.setup();
+    await u.click(await screen.findByRole('button', { name: 'Optimize' }));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText(/job #7/);
+    // Nothing pushed yet: no second bar.
+    expect(within(dialog).queryByTestId('segment-progress')).not.toBeInTheDocument();
+
+    const push = (processed: number, stage: string) =>
+      act(() =>
+        FakeWebSocket.latest()?.push({
+          type: 'segment_progress',
+          job_id: 7,
+          processed,
+          total: 10,
+          stage,
+          timestamp: 'now',
+        }),
+      );
+    // Another job's figures go to that job, not to this modal.
+    act(() =>
+      FakeWebSocket.latest()?.push({
+        type: 'segment_progress',
+        job_id: 8,
+        processed: 1,
+        total: 2,
+        stage: 'elsewhere',
+        timestamp: 'now',
+      }),
+    );
+    push(4, 'Re-indexed 4 of 10 snippets');
+    const bar = await within(dialog).findByTestId('segment-progress');
+    expect(within(bar).getByText('Snippets re-indexed')).toBeInTheDocument();
+    expect(within(bar).getByTestId('segment-count')).toHaveTextContent('4 / 10');
+    expect(within(bar).getByTestId('segment-stage')).toHaveTextContent(
+      'Re-indexed 4 of 10 snippets',
+    );
+    expect(
+      within(bar).getByRole('progressbar', { name: 'Snippets re-indexed of job 7: 4 of 10' }),
+    ).toHaveAttribute('aria-valuenow', '40');
+
+    push(10, 'Re-indexed 10 of 10 snippets');
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('segment-count')).toHaveTextContent('10 / 10'),
+    );
+    current.job = job(7, {
+      status: 'completed',
+      progress: 1,
+      stage: 'Re-indexed 10 of 10 snippets',
+    });
+    act(() =>
+      FakeWebSocket.latest()?.push({
+        type: 'job_completed',
+        job_id: 7,
+        segments_created: 0,
+        timestamp: 'now',
+      }),
+    );
+    await waitFor(() => expect(progressText()).toBe('100%'));
+    // The last figures stay once the job ended (its refetch does not wipe them).
+    expect(within(dialog).getByTestId('segment-count')).toHaveTextContent('10 / 10');
   });
 
   it('stops at the current value and says so when the job fails', async () => {
@@ -118,13 +181,18 @@ describe('Optimize Index', () => {
     mockFetch({
       ...loggedIn(),
       'GET /admin/index/stats': json(indexStats()),
-      'POST /admin/maintenance/execute': json({ detail: 'Index is busy' }, 409),
+      'POST /admin/index/optimize': json(
+        { detail: 'The index is already being rebuilt by job 3 (processing)' },
+        409,
+      ),
     });
     renderApp('/dashboard/index/optimize');
     const u = userEvent.setup();
     await u.click(await screen.findByRole('button', { name: 'Optimize' }));
     expect((await screen.findAllByText('Failed to optimize index')).length).toBeGreaterThan(0);
-    expect(screen.getByRole('dialog')).toHaveTextContent('Index is busy');
+    expect(screen.getByRole('dialog')).toHaveTextContent(
+      'The index is already being rebuilt by job 3 (processing)',
+    );
   });
 
   it('rebuild asks for confirmation and sends nothing when cancelled', async () => {
@@ -136,16 +204,13 @@ describe('Optimize Index', () => {
     const confirm = await screen.findByRole('dialog', { name: 'Rebuild the index?' });
     await u.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(callsTo('POST', '/admin/maintenance/execute')).toHaveLength(0);
+    expect(callsTo('POST', '/admin/index/rebuild')).toHaveLength(0);
 
     await u.click(screen.getByRole('button', { name: 'Rebuild' }));
     const again = await screen.findByRole('dialog', { name: 'Rebuild the index?' });
     await u.click(within(again).getByRole('button', { name: 'Rebuild' }));
-    await waitFor(() =>
-      expect(callsTo('POST', '/admin/maintenance/execute')[0]?.body).toEqual({
-        action: 'rebuild_index',
-      }),
-    );
+    await waitFor(() => expect(callsTo('POST', '/admin/index/rebuild')).toHaveLength(1));
+    expect(callsTo('POST', '/admin/index/optimize')).toHaveLength(0);
   });
 
   it('shows the current vectors and size', async () => {

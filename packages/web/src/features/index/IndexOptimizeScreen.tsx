@@ -23,17 +23,14 @@ import { PageHeader } from '../../components/PageHeader';
 import { formatDate, formatNumber } from '../../lib/format';
 import { tabHref } from '../../navigation/tabRegistry';
 import { toast } from '../../layout/toasts';
-import {
-  jobCounts,
-  useExecuteMaintenance,
-  useMaintenanceJob,
-} from '../maintenance/maintenance.api';
-import { useIndexStats } from './index.api';
+import { jobCounts, useMaintenanceJob } from '../maintenance/maintenance.api';
+import { JobSegmentProgress } from '../jobs/JobBadges';
+import { useIndexStats, useStartIndexJob, type IndexJobAction } from './index.api';
 import { INDEX_MESSAGES } from './messages';
 import { useFakeProgress } from './useFakeProgress';
 import { useCan } from '../../session/useCan';
 
-type IndexAction = 'optimize_index' | 'rebuild_index';
+type IndexAction = IndexJobAction;
 type Phase = 'running' | 'done' | 'failed';
 
 const ACTIONS: Record<
@@ -118,6 +115,15 @@ function RunReport({ run, job, progress }: { run: Run; job: Job | undefined; pro
         />
       </Stack>
 
+      {jobId !== null ? (
+        <JobSegmentProgress
+          jobId={jobId}
+          label="Snippets re-indexed"
+          jobStage={job?.stage}
+          showStage
+        />
+      ) : null}
+
       {run.result ? (
         <Text size="sm">
           {run.result.message}
@@ -169,7 +175,7 @@ function RunReport({ run, job, progress }: { run: Run; job: Job | undefined; pro
 export function IndexOptimizeScreen() {
   const canWrite = useCan('operator');
   const stats = useIndexStats();
-  const execute = useExecuteMaintenance(INDEX_MESSAGES.optimizeFailed);
+  const execute = useStartIndexJob();
   const progress = useFakeProgress();
   const [run, setRun] = useState<Run | null>(null);
   const [opened, setOpened] = useState(false);
@@ -201,23 +207,20 @@ export function IndexOptimizeScreen() {
     setRun({ action, phase: 'running', result: null, error: null });
     setOpened(true);
     progress.start();
-    execute.mutate(
-      { action },
-      {
-        onSuccess: (result) => {
-          setRun((r) => (r ? { ...r, result } : r));
-          // An answer without a job is already the real result.
-          if (result.job_id === null) {
-            progress.complete();
-            setRun((r) => (r ? { ...r, phase: 'done' } : r));
-          }
-        },
-        onError: (error) => {
-          progress.halt();
-          setRun((r) => (r ? { ...r, phase: 'failed', error: error.message } : r));
-        },
+    execute.mutate(action, {
+      onSuccess: (result) => {
+        setRun((r) => (r ? { ...r, result } : r));
+        // An answer without a job is already the real result.
+        if (result.job_id === null) {
+          progress.complete();
+          setRun((r) => (r ? { ...r, phase: 'done' } : r));
+        }
       },
-    );
+      onError: (error) => {
+        progress.halt();
+        setRun((r) => (r ? { ...r, phase: 'failed', error: error.message } : r));
+      },
+    });
   };
 
   const request = (action: IndexAction) => {

@@ -1,14 +1,17 @@
 /** Fetchers, query keys and hooks of the index calls (spec 002 §7: /admin/index/...). */
 import { useEffect } from 'react';
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   IndexEntryList,
+  IndexRebuildRequest,
+  MaintenanceResult,
   IndexSearchRequest,
   IndexStats,
   SnippetSearchResponse,
 } from '@adam/contracts';
 import { api } from '../../api/client';
 import { toast } from '../../layout/toasts';
+import { jobKeys } from '../jobs/jobs.api';
 import { INDEX_MESSAGES } from './messages';
 
 /** Spec 002 §9: index stats poll every 30 s. */
@@ -92,5 +95,34 @@ export function useIndexSearch() {
   return useMutation({
     mutationFn: searchIndex,
     onError: () => toast.error(INDEX_MESSAGES.searchFailed),
+  });
+}
+
+/** The index jobs the Optimize screen starts, by the spec's dedicated calls. */
+export type IndexJobAction = 'optimize_index' | 'rebuild_index';
+
+/**
+ * POST /admin/index/optimize or /admin/index/rebuild: queues the job and answers it (409 while
+ * another index job waits or runs). Silent: the screen shows the spec's failure text.
+ */
+export function startIndexJob(
+  action: IndexJobAction,
+  body?: IndexRebuildRequest,
+): Promise<MaintenanceResult> {
+  return action === 'optimize_index'
+    ? api.post<MaintenanceResult>('/admin/index/optimize', undefined, { silent: true })
+    : api.post<MaintenanceResult>('/admin/index/rebuild', body ?? undefined, { silent: true });
+}
+
+/** Starts an index job; its queued job joins the lists and the index figures are refetched. */
+export function useStartIndexJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: IndexJobAction) => startIndexJob(action),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: jobKeys.lists });
+      void queryClient.invalidateQueries({ queryKey: indexKeys.all });
+    },
+    onError: () => toast.error(INDEX_MESSAGES.optimizeFailed),
   });
 }

@@ -1,6 +1,8 @@
 /** The pieces a job shows wherever it appears: status, priority and its live progress. */
 import { Badge, Group, Progress, Stack, Text, type MantineColor } from '@mantine/core';
 import type { Job, JobPriority, JobStatus } from '@adam/contracts';
+import { formatNumber } from '../../lib/format';
+import { segmentPercent, useSegmentProgress } from './jobs.api';
 
 const STATUS_COLORS: Record<JobStatus, MantineColor> = {
   pending: 'gray',
@@ -75,6 +77,51 @@ export function JobProgress({
       >
         {job.stage ?? '-'}
       </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The second bar (spec 001 §7 segment_progress): segments processed of total, as the job last
+ * pushed them. Nothing until the job reports segments; the stage is shown when asked and when
+ * it says more than the job's own stage line.
+ */
+export function JobSegmentProgress({
+  jobId,
+  label = 'Segments',
+  jobStage,
+  showStage = false,
+}: {
+  jobId: number;
+  label?: string;
+  jobStage?: string | null;
+  showStage?: boolean;
+}) {
+  const p = useSegmentProgress(jobId);
+  if (!p) return null;
+  const percent = segmentPercent(p);
+  return (
+    <Stack gap={2} miw={0} data-testid="segment-progress">
+      <Group gap="xs" justify="space-between" wrap="nowrap">
+        <Text size="xs" c="dimmed">
+          {label}
+        </Text>
+        <Text size="xs" fw={600} className="tabular-nums" data-testid="segment-count">
+          {formatNumber(p.processed)} / {formatNumber(p.total)}
+        </Text>
+      </Group>
+      <Progress
+        value={percent}
+        size="xs"
+        radius="xl"
+        color="grape"
+        aria-label={`${label} of job ${jobId}: ${p.processed} of ${p.total}`}
+      />
+      {showStage && p.stage && p.stage !== jobStage ? (
+        <Text size="xs" c="dimmed" truncate="end" title={p.stage} data-testid="segment-stage">
+          {p.stage}
+        </Text>
+      ) : null}
     </Stack>
   );
 }

@@ -18,7 +18,8 @@ import type { JobDetail, UrlOutcomeStatus } from '@adam/contracts';
 import { tabHref } from '../../navigation/tabRegistry';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatDate, formatNumber } from '../../lib/format';
-import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';
+import { JobPriorityBadge, JobProgress, JobSegmentProgress, JobStatusBadge } from './JobBadges';
+import { jobTypeLabel } from './jobTypes';
 import { useJobDetail } from './jobs.api';
 
 /** 950 ms, 12.4 s, 3 min 5 s, 2 h 4 min: a duration an operator reads at a glance. */
@@ -67,6 +68,9 @@ function DetailBody({ d }: { d: JobDetail }) {
       <Group gap="xs">
         <JobStatusBadge status={job.status} />
         <JobPriorityBadge priority={job.priority} />
+        <Text size="sm" fw={600} data-testid="job-type">
+          {jobTypeLabel(job)}
+        </Text>
         <Code>{job.type}</Code>
         {job.stage ? (
           <Text size="sm" c="dimmed">
@@ -75,6 +79,7 @@ function DetailBody({ d }: { d: JobDetail }) {
         ) : null}
       </Group>
       <JobProgress job={job} />
+      <JobSegmentProgress jobId={job.id} jobStage={job.stage} showStage />
 
       <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="sm">
         <Figure label="Queued by" value={d.queued_by ?? 'Not recorded'} />

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Button, CloseButton, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { JOB_SEARCH_MAX, JOB_TYPES } from '@adam/contracts';
+import { JOB_SEARCH_MAX } from '@adam/contracts';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatNumber, formatTotal } from '../../lib/format';
 import { JobTable, type JobTableHandlers } from './JobTable';
+import { JOB_TYPE_OPTIONS } from './jobTypes';
 import {
   HISTORY_PAGE_SIZE,
   HISTORY_STATUSES,
@@ -16,7 +17,6 @@ import {
 import { CursorPager, useCursorPages } from '../../components/CursorPager';
 
 const STATUS_OPTIONS = HISTORY_STATUSES.map((s) => ({ value: s, label: s }));
-const TYPE_OPTIONS = JOB_TYPES.map((t) => ({ value: t, label: t }));
 
 /**
  * The History tab: finished jobs newest first, a page at a time by cursor (the server's keyset),
@@ -84,7 +84,7 @@ export function JobHistoryPanel({
         <Select
           label="Type"
           placeholder="Any"
-          data={TYPE_OPTIONS}
+          data={JOB_TYPE_OPTIONS}
           value={filters.type}
           onChange={(v) => setFilter('type', v)}
           clearable

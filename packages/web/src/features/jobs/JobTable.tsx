@@ -25,7 +25,8 @@ import type { Job, JobPriority } from '@adam/contracts';
 import { tabHref } from '../../navigation/tabRegistry';
 import { formatNumber } from '../../lib/format';
 import { CRAWL_JOB_TYPE, CrawlCounts, crawlProgressOf } from './CrawlCounts';
-import { JobPriorityBadge, JobProgress, JobStatusBadge } from './JobBadges';
+import { JobPriorityBadge, JobProgress, JobSegmentProgress, JobStatusBadge } from './JobBadges';
+import { jobTypeLabel } from './jobTypes';
 import { jobActions } from './jobs.api';
 import { useCan } from '../../session/useCan';
 import { DateTime } from '../../components/DateTime';
@@ -166,8 +167,10 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
       return next;
     });
 
+  // Native scrolling: ScrollArea pads its viewport for the scrollbar, and the sticky actions
+  // stopped short of the edge with the dates showing through behind them.
   return (
-    <Table.ScrollContainer minWidth={900} maxHeight={640}>
+    <Table.ScrollContainer minWidth={900} maxHeight={640} type="native">
       <Table striped highlightOnHover stickyHeader verticalSpacing="xs" aria-label="Jobs">
         <Table.Thead>
           <Table.Tr>
@@ -207,8 +210,8 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
                         #{job.id}
                       </Text>
                     )}
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {job.type}
+                    <Text size="xs" c="dimmed" title={job.type} data-testid="job-type">
+                      {jobTypeLabel(job)}
                     </Text>
                   </Table.Td>
                   <Table.Td w={124}>
@@ -218,7 +221,10 @@ export function JobTable({ jobs, ...handlers }: { jobs: Job[] } & JobTableHandle
                     </Stack>
                   </Table.Td>
                   <Table.Td w={190} maw={190}>
-                    <JobProgress job={job} />
+                    <Stack gap={6}>
+                      <JobProgress job={job} />
+                      <JobSegmentProgress jobId={job.id} />
+                    </Stack>
                   </Table.Td>
                   <Table.Td>
                     {job.urls.length > 0 ? (

@@ -1,5 +1,11 @@
 /** Fetchers, query keys and hooks of the job calls (spec 002 §7: /sources/jobs/...). */
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query';
 import type {
   CancelPendingResponse,
   CrawlSkipReason,
@@ -44,6 +50,11 @@ export const jobKeys = {
   detail: (id: number) => ['jobs', 'detail', id] as const,
   /** Under the job's detail key: a finish or delete of the job reaches both. */
   fullDetail: (id: number) => ['jobs', 'detail', id, 'full'] as const,
+  /**
+   * The job's last segment_progress (pushed only, never fetched). Under the detail key: a
+   * delete drops it; a finish's refetch answers what is cached, so the last figures stay.
+   */
+  segments: (id: number) => ['jobs', 'detail', id, 'segments'] as const,
   /** A history page: under lists, so job events refetch it (keyset pages do not shift). */
   historyPage: (filters: HistoryFilters, cursor: string | null) =>
     ['jobs', 'list', 'history', 'page', filters, cursor] as const,
@@ -84,6 +95,35 @@ export function patchJobDetail(
   patch: JobProgressPatch,
 ): JobDetail | undefined {
   return detail ? { ...detail, job: patchJob(detail.job, patch) } : detail;
+}
+
+// --- Segment progress (segment_progress: the second progress bar) ---------------------------
+
+/** A job's processed/total snippets and stage, as its last segment_progress said. */
+export type SegmentProgress = Pick<
+  ServerMessageFields<'segment_progress'>,
+  'processed' | 'total' | 'stage'
+>;
+
+/** The realtime table's segment_progress row: the figures into the cache, nothing refetched. */
+export function applySegmentProgress(
+  queryClient: QueryClient,
+  m: Pick<ServerMessageFields<'segment_progress'>, 'job_id' | 'processed' | 'total' | 'stage'>,
+): void {
+  // Every job the server runs names itself; a message without a job has nowhere to go.
+  if (m.job_id === null) return;
+  const { processed, total, stage } = m;
+  queryClient.setQueryData<SegmentProgress>(jobKeys.segments(m.job_id), {
+    processed,
+    total,
+    stage,
+  });
+}
+
+/** The share of segments done, 0–100 (100 when there was nothing to do). */
+export function segmentPercent(p: SegmentProgress): number {
+  if (p.total <= 0) return 100;
+  return Math.round(Math.min(1, Math.max(0, p.processed / p.total)) * 100);
 }
 
 // --- The history's filters and pages (issue 28) ----------------------------------------------
@@ -241,6 +281,23 @@ export function useJob(id: number | null) {
       return job && isFinalStatus(job.status) ? false : JOB_FOLLOW_POLL_MS;
     },
   });
+}
+
+/**
+ * A job's segment progress, kept current by the realtime table; null until the job reports
+ * one (jobs that count no segments never do) or when no job is given.
+ */
+export function useSegmentProgress(id: number | null): SegmentProgress | null {
+  const queryClient = useQueryClient();
+  const key = jobKeys.segments(id ?? -1);
+  const { data } = useQuery({
+    queryKey: key,
+    // Nothing to fetch: what the socket pushed (a refetch on invalidation keeps it).
+    queryFn: () => queryClient.getQueryData<SegmentProgress>(key) ?? null,
+    enabled: id !== null,
+    staleTime: Infinity,
+  });
+  return id === null ? null : (data ?? null);
 }
 
 /** One history page; the previous page stays shown while the next loads. */
