@@ -3,6 +3,7 @@ import { Group, Pagination, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { formatNumber } from '../lib/format';
 import { EmptyState, ErrorState, LoadingState } from './QueryState';
+import { FilterBar } from './FilterBar';
 
 /** The part of a query a table shows: its data, its load, its failure and a retry. */
 export type TableQuery<T> = Pick<
@@ -59,11 +60,7 @@ export function QueryTable<T>({
   const shown = filtered && noMatch ? noMatch : empty;
   return (
     <Stack gap={gap}>
-      {filters ? (
-        <Group gap={gap} align="flex-end">
-          {filters}
-        </Group>
-      ) : null}
+      {filters ? <FilterBar gap={gap}>{filters}</FilterBar> : null}
       {isLoading ? (
         <LoadingState rows={loading.rows} label={loading.label} />
       ) : isError ? (

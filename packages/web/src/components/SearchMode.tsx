@@ -1,4 +1,4 @@
-import { Badge, Group, Input, SegmentedControl, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Input, SegmentedControl, Stack, Text, Tooltip } from '@mantine/core';
 import { SEARCH_MODES, type SearchMode, type SnippetSearchResult } from '@adam/contracts';
 
 export const SEARCH_MODE_LABELS: Record<SearchMode, string> = {
@@ -43,23 +43,27 @@ export function FoundBy({ result }: { result: Scored }) {
   const keyword = result.keyword_score === null ? '–' : result.keyword_score.toFixed(2);
   return (
     <Tooltip label={`Vector (cosine): ${vector} · Keyword (bm25): ${keyword}`} withArrow>
-      <Group gap={4} wrap="nowrap" data-testid="found-by">
-        {result.found_by.map((side) => (
-          <Badge
-            key={side}
-            size="xs"
-            radius="sm"
-            variant="light"
-            color={side === 'vector' ? 'violet' : 'teal'}
-            tt="none"
-          >
-            {side}
-          </Badge>
-        ))}
-        <Text size="xs" c="dimmed" className="tabular-nums">
+      {/* Badges above the scores, each kept whole: side by side they were cut in a narrow column. */}
+      <Stack gap={2} align="flex-start" data-testid="found-by">
+        <Group gap={4} wrap="nowrap">
+          {result.found_by.map((side) => (
+            <Badge
+              key={side}
+              size="xs"
+              radius="sm"
+              variant="light"
+              color={side === 'vector' ? 'violet' : 'teal'}
+              tt="none"
+              miw="max-content"
+            >
+              {side}
+            </Badge>
+          ))}
+        </Group>
+        <Text size="xs" c="dimmed" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
           v {vector} · k {keyword}
         </Text>
-      </Group>
+      </Stack>
     </Tooltip>
   );
 }

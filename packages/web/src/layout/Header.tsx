@@ -71,7 +71,8 @@ export function Header({
           </Text>
         </ThemeIcon>
         <div>
-          <Text fw={700} size="md" lh={1.1}>
+          {/* One line each: at 1024 px the title and the switch wrapped into a cramped header. */}
+          <Text fw={700} size="md" lh={1.1} style={{ whiteSpace: 'nowrap' }}>
             ADAM Control Center
           </Text>
           <Text size="xs" c="dimmed" lh={1.1} visibleFrom="xs">
@@ -87,6 +88,7 @@ export function Header({
           label={`Monitoring ${enabled ? 'On' : 'Off'}`}
           color="teal"
           size="sm"
+          styles={{ label: { whiteSpace: 'nowrap' } }}
         />
         {figures}
         <Divider orientation="vertical" visibleFrom="sm" />

@@ -76,7 +76,17 @@ export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps
         </Text>
       </AppShell.Section>
 
-      <AppShell.Section grow component={ScrollArea} px="md" type="scroll">
+      {/* The menu scrolls between the agent switch and the status panel, its scrollbar shown
+          whenever the open groups are taller than the window (hidden, nothing told it scrolls). */}
+      <AppShell.Section
+        grow
+        component={ScrollArea}
+        px="md"
+        type="auto"
+        scrollbarSize={6}
+        offsetScrollbars="y"
+        mih={0}
+      >
         <Stack gap={2} pb="md" component="nav" aria-label={`${AGENT_LABELS[agent].name} menu`}>
           {menuFor(agent, role).map((entry) => {
             if (entry.kind === 'tab') return tabLink(entry.tab, false);
@@ -106,7 +116,11 @@ export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps
         </Stack>
       </AppShell.Section>
 
-      {footer ? <AppShell.Section p="md">{footer}</AppShell.Section> : null}
+      {footer ? (
+        <AppShell.Section p="md" data-testid="sidebar-footer">
+          {footer}
+        </AppShell.Section>
+      ) : null}
     </>
   );
 }

@@ -1,19 +1,9 @@
 import { useState } from 'react';
-import {
-  Badge,
-  Group,
-  Pagination,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Badge, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { THEMES, type IndexEntry } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
+import { FilterBar, SelectFilter, TextFilter } from '../../components/FilterBar';
+import { useFilterState } from '../../components/useFilterState';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { QualityBadge } from '../../components/QualityBadge';
 import { formatNumber, formatTotal } from '../../lib/format';
@@ -36,7 +26,7 @@ function EntryRow({ entry }: { entry: IndexEntry }) {
         <DateTime value={entry.indexed_at} />
       </Table.Td>
       <Table.Td>
-        <Badge variant="light" color="gray" radius="sm">
+        <Badge variant="light" color="gray" radius="sm" miw="max-content">
           {entry.theme}
         </Badge>
       </Table.Td>
@@ -60,20 +50,22 @@ export function IndexContentScreen() {
   const [paging, setPaging] = useState<PageRequest>({ page: 1 });
   const page = paging.page;
   const setPage = (p: number) => setPaging({ page: p });
-  const [search, setSearch] = useState('');
-  const [theme, setTheme] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const form = useFilterState(
+    { search: '', theme: '' },
+    { text: ['search'], onChange: () => setPage(1) },
+  );
+  const { values, applied, set } = form;
   const entries = useIndexEntries({
     page,
     cursor: paging.cursor,
-    search: debouncedSearch,
-    theme,
+    search: applied.search,
+    theme: applied.theme,
   });
   const data = entries.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / INDEX_CONTENT_PAGE_SIZE)) : 1;
   const first = data && data.total ? (page - 1) * INDEX_CONTENT_PAGE_SIZE + 1 : 0;
   const last = data ? Math.min(data.total, page * INDEX_CONTENT_PAGE_SIZE) : 0;
-  const filtered = debouncedSearch !== '' || theme !== '';
+  const filtered = applied.search !== '' || applied.theme !== '';
 
   return (
     <Stack gap="lg">
@@ -82,31 +74,24 @@ export function IndexContentScreen() {
         description="Snippets that have a vector in the index, newest first."
       />
       <Paper withBorder radius="md" p="md">
-        <Group gap="sm" align="flex-end">
-          <TextInput
+        <FilterBar label="Index filters" active={form.active} onReset={form.reset}>
+          <TextFilter
             label="Search"
             placeholder="Text contains…"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-            style={{ flex: 1 }}
+            search
+            value={values.search}
+            onChange={(v) => set('search', v)}
+            grow
             maw={480}
           />
-          <Select
+          <SelectFilter
             label="Theme"
-            data={THEME_OPTIONS}
-            value={theme}
-            onChange={(v) => {
-              setTheme(v ?? '');
-              setPage(1);
-            }}
-            allowDeselect={false}
+            options={THEME_OPTIONS}
+            value={values.theme}
+            onChange={(v) => set('theme', v)}
             w={180}
           />
-        </Group>
+        </FilterBar>
       </Paper>
 
       <Paper withBorder radius="md" p="md">

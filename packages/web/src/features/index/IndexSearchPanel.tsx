@@ -40,15 +40,15 @@ function SimilarityBar({ value }: { value: number }) {
 
 function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHeight?: number }) {
   return (
-    <Table.ScrollContainer minWidth={640} maxHeight={maxHeight}>
+    <Table.ScrollContainer minWidth={940} maxHeight={maxHeight} type="native">
       <Table striped highlightOnHover stickyHeader verticalSpacing="xs" aria-label="Search results">
         <Table.Thead>
           <Table.Tr>
             <Table.Th w={90}>Snippet</Table.Th>
             <Table.Th w={150}>Similarity</Table.Th>
             <Table.Th w={80}>Score</Table.Th>
-            <Table.Th w={190}>Found by</Table.Th>
-            <Table.Th>Text</Table.Th>
+            <Table.Th w={150}>Found by</Table.Th>
+            <Table.Th miw={240}>Text</Table.Th>
             <Table.Th w={110}>Theme</Table.Th>
             <Table.Th w={80}>Quality</Table.Th>
           </Table.Tr>
@@ -77,7 +77,7 @@ function ResultsTable({ data, maxHeight }: { data: SnippetSearchResponse; maxHei
                 ) : null}
               </Table.Td>
               <Table.Td>
-                <Badge variant="light" color="gray" radius="sm">
+                <Badge variant="light" color="gray" radius="sm" miw="max-content">
                   {r.theme}
                 </Badge>
               </Table.Td>

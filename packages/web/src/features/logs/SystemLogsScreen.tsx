@@ -9,17 +9,14 @@ import {
   Badge,
   Box,
   Button,
-  CloseButton,
   Group,
   Input,
   Loader,
   Paper,
   SegmentedControl,
-  Select,
   Stack,
   Table,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
@@ -27,7 +24,6 @@ import {
   IconChevronLeft,
   IconChevronRight,
   IconRefresh,
-  IconSearch,
 } from '@tabler/icons-react';
 import {
   HISTORY_RANGES,
@@ -38,6 +34,7 @@ import {
 } from '@adam/contracts';
 import { EmptyState } from '../../components/QueryState';
 import { PageHeader } from '../../components/PageHeader';
+import { FilterBar, SelectFilter, TextFilter, type FilterOption } from '../../components/FilterBar';
 import { useRealtime, useRealtimeEvent } from '../../lib/realtime/RealtimeProvider';
 import { useLogs, type LogsParams } from './logs.api';
 import {
@@ -57,7 +54,7 @@ const SEARCH_DEBOUNCE_MS = 400;
 /** Past this length (or with line breaks) a message is clamped, with a toggle to read it all. */
 const LONG_MESSAGE_CHARS = 240;
 
-const LEVEL_OPTIONS = [
+const LEVEL_OPTIONS: FilterOption<LogLevelFilter>[] = [
   { value: 'all', label: 'All' },
   ...LOG_LEVELS.map((level) => ({ value: level, label: level[0]!.toUpperCase() + level.slice(1) })),
 ];
@@ -213,13 +210,12 @@ export function SystemLogsScreen() {
 
       <Paper withBorder radius="md" p="md">
         <Stack gap="md">
-          <Group gap="sm" align="flex-end">
-            <Select
+          <FilterBar label="Log filters">
+            <SelectFilter
               label="Level"
-              data={LEVEL_OPTIONS}
+              options={LEVEL_OPTIONS}
               value={level}
-              onChange={(v) => v && setLevel(v as LogLevelFilter)}
-              allowDeselect={false}
+              onChange={setLevel}
               w={150}
             />
             <Input.Wrapper label="Range">
@@ -232,30 +228,22 @@ export function SystemLogsScreen() {
                 />
               </Box>
             </Input.Wrapper>
-            <TextInput
+            <TextFilter
               label="Search"
               placeholder="Text in the message or component (Enter to search now)"
-              leftSection={<IconSearch size={16} />}
-              rightSection={
-                searchInput ? (
-                  <CloseButton
-                    size="sm"
-                    aria-label="Clear search"
-                    onClick={() => {
-                      setSearchInput('');
-                      setEntered('');
-                    }}
-                  />
-                ) : null
-              }
+              search
+              clearLabel="Clear search"
               value={searchInput}
-              onChange={(e) => setSearchInput(e.currentTarget.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') setEntered(searchInput.trim());
+              onChange={(v) => {
+                setSearchInput(v);
+                // Clearing the box shows everything at once, without waiting for the debounce.
+                if (v === '') setEntered('');
               }}
-              style={{ flex: 1, minWidth: 240 }}
+              onEnter={() => setEntered(searchInput.trim())}
+              grow
+              minWidth={240}
             />
-          </Group>
+          </FilterBar>
 
           <Group gap={8} wrap="nowrap" data-testid="live-note">
             <Box

@@ -34,7 +34,15 @@ export function MetricCard({
               {value}
             </Text>
           )}
-          <Text size="xs" c="dimmed" className="tabular-nums" lineClamp={1} mih={18}>
+          {/* One line; the whole caption on hover when a narrow card cuts it. */}
+          <Text
+            size="xs"
+            c="dimmed"
+            className="tabular-nums"
+            lineClamp={1}
+            mih={18}
+            title={typeof caption === 'string' ? caption : undefined}
+          >
             {loading ? '' : caption}
           </Text>
         </Stack>

@@ -1,18 +1,4 @@
-import { useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Code,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Badge, Button, Code, Paper, Stack, Table, Text } from '@mantine/core';
 import { IconDownload, IconLink, IconLinkOff } from '@tabler/icons-react';
 import {
   AUDIT_OUTCOMES,
@@ -22,6 +8,14 @@ import {
 } from '@adam/contracts';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryTable } from '../../components/QueryTable';
+import {
+  DateRangeFilter,
+  FilterBar,
+  SelectFilter,
+  TextFilter,
+  type FilterOption,
+} from '../../components/FilterBar';
+import { dateFilterToIso, useFilterState } from '../../components/useFilterState';
 import { saveFile } from '../snippets/download';
 import {
   useAuditPage,
@@ -37,13 +31,6 @@ const OUTCOME_COLORS: Record<AuditOutcome, string> = {
   refused: 'orange',
   failed: 'red',
 };
-
-/** A datetime-local value as the ISO time the server expects (empty: no bound). */
-function isoOrUndefined(value: string): string | undefined {
-  if (!value) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
-}
 
 function ChainStatus() {
   const verify = useAuditVerification();
@@ -91,41 +78,33 @@ function EntryRow({ entry }: { entry: AuditEntry }) {
   );
 }
 
+const FIELD_LABELS = { user: 'User', action: 'Action', target: 'Target' } as const;
+const OUTCOME_OPTIONS: FilterOption<AuditOutcome | ''>[] = [
+  { value: '', label: 'Any' },
+  ...AUDIT_OUTCOMES.map((o) => ({ value: o, label: o })),
+];
+
 /** Settings → Audit log (administrator only): who changed what, when, from where. */
 export function AuditLogScreen() {
-  const [user, setUser] = useState('');
-  const [action, setAction] = useState('');
-  const [target, setTarget] = useState('');
-  const [outcome, setOutcome] = useState<AuditOutcome | ''>('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
   const pages = useCursorPages();
-  const [typed] = useDebouncedValue({ user, action, target }, 300);
+  const form = useFilterState(
+    { user: '', action: '', target: '', outcome: '' as AuditOutcome | '', from: '', to: '' },
+    { text: ['user', 'action', 'target'], onChange: pages.reset },
+  );
+  const { values, applied, set } = form;
 
   const filters: AuditFilters = {
-    user: typed.user.trim() || undefined,
-    action: typed.action.trim() || undefined,
-    target: typed.target.trim() || undefined,
-    outcome: outcome || undefined,
-    from: isoOrUndefined(from),
-    to: isoOrUndefined(to),
+    user: applied.user || undefined,
+    action: applied.action || undefined,
+    target: applied.target || undefined,
+    outcome: applied.outcome || undefined,
+    from: dateFilterToIso(applied.from),
+    to: dateFilterToIso(applied.to),
   };
   const { cursor } = pages;
   const page = useAuditPage(filters, cursor);
   const exporter = useExportAudit();
 
-  const resetPaging = pages.reset;
-  const filterInput = (label: string, value: string, set: (v: string) => void) => (
-    <TextInput
-      label={label}
-      value={value}
-      onChange={(e) => {
-        set(e.currentTarget.value);
-        resetPaging();
-      }}
-      w={180}
-    />
-  );
   const download = (format: AuditExportFormat) =>
     exporter.mutate(
       { filters, format },
@@ -159,43 +138,30 @@ export function AuditLogScreen() {
         }
       />
       <ChainStatus />
-      <Group align="flex-end" gap="sm" role="search" aria-label="Audit filters">
-        {filterInput('User', user, setUser)}
-        {filterInput('Action', action, setAction)}
-        {filterInput('Target', target, setTarget)}
-        <Select
+      <FilterBar label="Audit filters" active={form.active} onReset={form.reset}>
+        {(['user', 'action', 'target'] as const).map((key) => (
+          <TextFilter
+            key={key}
+            label={FIELD_LABELS[key]}
+            value={values[key]}
+            onChange={(v) => set(key, v)}
+            w={180}
+          />
+        ))}
+        <SelectFilter
           label="Outcome"
-          data={[
-            { value: '', label: 'Any' },
-            ...AUDIT_OUTCOMES.map((o) => ({ value: o, label: o })),
-          ]}
-          value={outcome}
-          onChange={(v) => {
-            setOutcome((v ?? '') as AuditOutcome | '');
-            resetPaging();
-          }}
-          allowDeselect={false}
+          options={OUTCOME_OPTIONS}
+          value={values.outcome}
+          onChange={(v) => set('outcome', v)}
           w={130}
         />
-        <TextInput
-          label="From"
-          type="datetime-local"
-          value={from}
-          onChange={(e) => {
-            setFrom(e.currentTarget.value);
-            resetPaging();
-          }}
+        <DateRangeFilter
+          from={values.from}
+          to={values.to}
+          onFrom={(v) => set('from', v)}
+          onTo={(v) => set('to', v)}
         />
-        <TextInput
-          label="To"
-          type="datetime-local"
-          value={to}
-          onChange={(e) => {
-            setTo(e.currentTarget.value);
-            resetPaging();
-          }}
-        />
-      </Group>
+      </FilterBar>
       <QueryTable
         query={page}
         count={(data) => data.entries.length}

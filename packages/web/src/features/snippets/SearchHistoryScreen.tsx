@@ -8,16 +8,13 @@ import {
   Group,
   Paper,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Stack,
   Table,
   Text,
-  TextInput,
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlaylistAdd, IconTrash } from '@tabler/icons-react';
 import {
   SEARCH_MODES,
@@ -31,6 +28,14 @@ import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, LoadingState } from '../../components/QueryState';
 import { QueryTable } from '../../components/QueryTable';
+import {
+  DateRangeFilter,
+  ResetFiltersButton,
+  SelectFilter,
+  TextFilter,
+  type FilterOption,
+} from '../../components/FilterBar';
+import { dateFilterToIso, useFilterState } from '../../components/useFilterState';
 import { StatCard } from '../../components/StatCard';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useCan } from '../../session/useCan';
@@ -52,13 +57,6 @@ const OUTCOME_LABELS: Record<SearchOutcome, string> = {
   weak: 'Weak matches',
 };
 const WEAK_HINT = `Found something, but the best vector similarity is below ${WEAK_SIMILARITY} and no result contains a query word.`;
-
-/** A datetime-local value as the ISO time the server expects (empty: no bound). */
-function isoOrUndefined(value: string): string | undefined {
-  if (!value) return undefined;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
-}
 
 const ms = (value: number) => `${formatNumber(value, value < 10 ? 1 : 0)} ms`;
 
@@ -336,27 +334,35 @@ function EntryRow({
   );
 }
 
+const MODE_OPTIONS: FilterOption<SearchMode | ''>[] = [
+  { value: '', label: 'Any' },
+  ...SEARCH_MODES.map((m) => ({ value: m, label: m })),
+];
+const OUTCOME_OPTIONS = (Object.keys(OUTCOME_LABELS) as SearchOutcome[]).map((value) => ({
+  value,
+  label: OUTCOME_LABELS[value],
+}));
+
 /** Snippets → Search history: what people search for, what is slow, what finds nothing. */
 export function SearchHistoryScreen() {
   const [days, setDays] = useState('7');
-  const [q, setQ] = useState('');
-  const [mode, setMode] = useState<SearchMode | ''>('');
-  const [outcome, setOutcome] = useState<SearchOutcome>('all');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
   const pages = useCursorPages();
-  const [typed] = useDebouncedValue(q, 300);
+  const form = useFilterState(
+    { q: '', mode: '' as SearchMode | '', outcome: 'all' as SearchOutcome, from: '', to: '' },
+    { text: ['q'], onChange: pages.reset },
+  );
+  const { values, applied, set } = form;
   const canClear = useCan('administrator');
   const canDelete = useCan('operator');
   const clear = useClearSearchHistory();
   const remove = useDeleteSearchHistoryEntry();
 
   const filters: SearchHistoryFilters = {
-    q: typed.trim() || undefined,
-    mode: mode || undefined,
-    outcome: outcome === 'all' ? undefined : outcome,
-    from: isoOrUndefined(from),
-    to: isoOrUndefined(to),
+    q: applied.q || undefined,
+    mode: applied.mode || undefined,
+    outcome: applied.outcome === 'all' ? undefined : applied.outcome,
+    from: dateFilterToIso(applied.from),
+    to: dateFilterToIso(applied.to),
   };
   const { cursor } = pages;
   const page = useSearchHistoryPage(filters, cursor);
@@ -414,59 +420,34 @@ export function SearchHistoryScreen() {
         count={(data) => data.entries.length}
         filters={
           <>
-            <TextInput
+            <TextFilter
               label="Query contains"
-              value={q}
-              onChange={(e) => {
-                setQ(e.currentTarget.value);
-                resetPaging();
-              }}
+              value={values.q}
+              onChange={(v) => set('q', v)}
               w={220}
               maxLength={200}
             />
-            <Select
+            <SelectFilter
               label="Mode"
-              data={[
-                { value: '', label: 'Any' },
-                ...SEARCH_MODES.map((m) => ({ value: m, label: m })),
-              ]}
-              value={mode}
-              onChange={(v) => {
-                setMode((v ?? '') as SearchMode | '');
-                resetPaging();
-              }}
-              allowDeselect={false}
+              options={MODE_OPTIONS}
+              value={values.mode}
+              onChange={(v) => set('mode', v)}
               w={130}
             />
-            <Select
+            <SelectFilter
               label="Outcome"
-              data={Object.entries(OUTCOME_LABELS).map(([value, label]) => ({ value, label }))}
-              value={outcome}
-              onChange={(v) => {
-                setOutcome((v ?? 'all') as SearchOutcome);
-                resetPaging();
-              }}
-              allowDeselect={false}
+              options={OUTCOME_OPTIONS}
+              value={values.outcome}
+              onChange={(v) => set('outcome', v)}
               w={160}
             />
-            <TextInput
-              label="From"
-              type="datetime-local"
-              value={from}
-              onChange={(e) => {
-                setFrom(e.currentTarget.value);
-                resetPaging();
-              }}
+            <DateRangeFilter
+              from={values.from}
+              to={values.to}
+              onFrom={(v) => set('from', v)}
+              onTo={(v) => set('to', v)}
             />
-            <TextInput
-              label="To"
-              type="datetime-local"
-              value={to}
-              onChange={(e) => {
-                setTo(e.currentTarget.value);
-                resetPaging();
-              }}
-            />
+            <ResetFiltersButton active={form.active} onReset={form.reset} />
           </>
         }
         loading={{ rows: 8, label: 'Loading the search history' }}

@@ -51,7 +51,13 @@ import { DateTime } from '../../components/DateTime';
 export function IndexStatusBadge({ snippet }: { snippet: Parameters<typeof indexStatus>[0] }) {
   const status = indexStatus(snippet);
   return (
-    <Badge variant="light" color={INDEX_STATUS_COLORS[status]} radius="sm" tt="none">
+    <Badge
+      variant="light"
+      color={INDEX_STATUS_COLORS[status]}
+      radius="sm"
+      tt="none"
+      miw="max-content"
+    >
       {INDEX_STATUS_LABELS[status]}
     </Badge>
   );

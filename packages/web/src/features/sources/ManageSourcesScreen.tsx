@@ -8,14 +8,11 @@ import {
   Button,
   Group,
   Paper,
-  Select,
   Stack,
   Table,
   Text,
-  TextInput,
   Tooltip,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconCalendarTime,
   IconFileText,
@@ -24,7 +21,6 @@ import {
   IconHistory,
   IconRefresh,
   IconScissors,
-  IconSearch,
   IconTrash,
   IconWorldCog,
 } from '@tabler/icons-react';
@@ -33,6 +29,8 @@ import { tabHref } from '../../navigation/tabRegistry';
 import { confirmAction } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryTable, pageCount } from '../../components/QueryTable';
+import { ResetFiltersButton, SelectFilter, TextFilter } from '../../components/FilterBar';
+import { useFilterState } from '../../components/useFilterState';
 import { UrlLink } from '../../components/UrlLink';
 import { toast } from '../../layout/toasts';
 import { formatNumber } from '../../lib/format';
@@ -93,18 +91,13 @@ const syncable = (source: Source) => source.kind === 'web';
  */
 export function ManageSourcesScreen() {
   const canWrite = useCan('operator');
-  const [search, setSearch] = useState('');
-  const [domain, setDomain] = useState('');
-  const [kind, setKind] = useState<SourceKind | ''>('');
   const [page, setPage] = useState(1);
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [debouncedDomain] = useDebouncedValue(domain.trim(), 300);
-  const sources = useSources({
-    search: debouncedSearch,
-    domain: debouncedDomain,
-    kind,
-    page,
-  });
+  const form = useFilterState(
+    { search: '', domain: '', kind: '' as SourceKind | '' },
+    { text: ['search', 'domain'], onChange: () => setPage(1) },
+  );
+  const { values, set } = form;
+  const sources = useSources({ ...form.applied, page });
   const { data, isPlaceholderData } = sources;
   const remove = useDeleteSource();
   const syncNow = useSyncSourceNow();
@@ -171,15 +164,12 @@ export function ManageSourcesScreen() {
           gap="md"
           filters={
             <>
-              <TextInput
+              <TextFilter
                 label="Search"
                 placeholder="URL or title"
-                leftSection={<IconSearch size={16} />}
-                value={search}
-                onChange={(e) => {
-                  setSearch(e.currentTarget.value);
-                  setPage(1);
-                }}
+                search
+                value={values.search}
+                onChange={(v) => set('search', v)}
                 w={300}
               />
               <Autocomplete
@@ -187,26 +177,20 @@ export function ManageSourcesScreen() {
                 placeholder="Any domain"
                 leftSection={<IconFilter size={16} />}
                 data={seenDomains}
-                value={domain}
-                onChange={(v) => {
-                  setDomain(v);
-                  setPage(1);
-                }}
+                value={values.domain}
+                onChange={(v) => set('domain', v)}
                 clearable
                 w={220}
               />
-              <Select
+              <SelectFilter
                 label="Kind"
                 leftSection={<IconCategory size={16} />}
-                data={KIND_OPTIONS}
-                value={kind}
-                onChange={(v) => {
-                  setKind((v ?? '') as SourceKind | '');
-                  setPage(1);
-                }}
-                allowDeselect={false}
+                options={KIND_OPTIONS}
+                value={values.kind}
+                onChange={(v) => set('kind', v)}
                 w={170}
               />
+              <ResetFiltersButton active={form.active} onReset={form.reset} />
               <Text size="sm" c="dimmed" ml="auto" className="tabular-nums">
                 {data ? `${formatNumber(data.total)} source${data.total === 1 ? '' : 's'}` : ''}
               </Text>
@@ -235,7 +219,7 @@ export function ManageSourcesScreen() {
               </>
             ),
           }}
-          filtered={debouncedSearch !== '' || debouncedDomain !== '' || kind !== ''}
+          filtered={form.applied.search !== '' || form.applied.domain !== '' || values.kind !== ''}
           noMatch={{
             title: 'No source matches',
             description: 'Try another search, domain or kind.',
@@ -285,10 +269,7 @@ export function ManageSourcesScreen() {
                           component="button"
                           type="button"
                           size="sm"
-                          onClick={() => {
-                            setDomain(source.domain);
-                            setPage(1);
-                          }}
+                          onClick={() => set('domain', source.domain)}
                           title={`Only ${source.domain}`}
                         >
                           {source.domain}

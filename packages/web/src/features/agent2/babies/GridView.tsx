@@ -111,7 +111,14 @@ export const GridView = memo(function GridView({
   const more = Math.min(GRID_PAGE, babies.length - shown.length);
   return (
     <Stack gap="sm">
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} role="list" aria-label={M.viewGrid}>
+      {/* Columns by the grid's own width, not the window's: the baby panel beside it takes a
+          third of the row, and window breakpoints squeezed four cards into two thirds. */}
+      <SimpleGrid
+        type="container"
+        cols={{ base: 1, '440px': 2, '680px': 3, '920px': 4 }}
+        role="list"
+        aria-label={M.viewGrid}
+      >
         {shown.map((baby) => (
           <div role="listitem" key={baby.id}>
             <BabyCard baby={baby} selected={baby.id === selectedId} onSelect={onSelect} />
