@@ -99,13 +99,22 @@ export default tseslint.config(
     },
   },
   // The server's layers point one way: http → services → store / vector / engine / scraping,
-  // with lib/ below everything. A rule per folder, so a wrong import fails lint, not a review.
+  // jobs → services, both → queue (their shared contracts), with lib/ below everything. A rule per folder, so a wrong import fails lint, not a review.
   ...serverLayer(
     'store',
     ['services', 'http', 'realtime', 'jobs', 'engine'],
     'store/ holds SQL and no rules',
   ),
-  ...serverLayer('services', ['http', 'realtime'], 'services/ hold the rules: no HTTP, no socket'),
+  ...serverLayer(
+    'services',
+    ['http', 'realtime', 'jobs'],
+    'services/ hold the rules: no HTTP, no socket, no job (their contracts are in queue/)',
+  ),
+  ...serverLayer(
+    'queue',
+    ['services', 'http', 'realtime', 'jobs', 'cli'],
+    'queue/ is the contract services/ and jobs/ share, below both',
+  ),
   ...serverLayer('realtime', ['http'], 'realtime/ is a core without HTTP routes'),
   ...serverLayer(
     'jobs',

@@ -259,14 +259,15 @@ export const SETTINGS_SECTIONS = [
 export const SettingsSection = z.enum(SETTINGS_SECTIONS);
 export type SettingsSection = z.infer<typeof SettingsSection>;
 
+/** Each section's schema, titled so the OpenAPI document names it. */
 export const SETTINGS_SCHEMAS = {
-  general: GeneralSettings,
-  processing: ProcessingSettings,
-  resources: ResourcesSettings,
-  crawler: CrawlerSettings,
-  uploads: UploadSettings,
-  security: SecuritySettings,
-  quality: QualitySettings,
+  general: GeneralSettings.meta({ title: 'GeneralSettings' }),
+  processing: ProcessingSettings.meta({ title: 'ProcessingSettings' }),
+  resources: ResourcesSettings.meta({ title: 'ResourcesSettings' }),
+  crawler: CrawlerSettings.meta({ title: 'CrawlerSettings' }),
+  uploads: UploadSettings.meta({ title: 'UploadSettings' }),
+  security: SecuritySettings.meta({ title: 'SecuritySettings' }),
+  quality: QualitySettings.meta({ title: 'QualitySettings' }),
 } as const;
 
 export const AllSettings = z.object({
@@ -281,18 +282,61 @@ export const AllSettings = z.object({
 export type AllSettings = z.infer<typeof AllSettings>;
 export type SectionSettings<S extends SettingsSection> = AllSettings[S];
 
-export const SettingsSectionParams = z.object({ section: z.string() });
+/**
+ * A save's fields: any of the section's, each checked alone. The whole section is checked again
+ * after merging (the cross-field rules, such as segment_min_length against segment_max_length).
+ * Built from the shape because zod refuses `.partial()` on a schema with refinements.
+ */
+function changeOf<Shape extends z.ZodRawShape>(section: { shape: Shape }, title: string) {
+  return z.object(section.shape).partial().strict().meta({ title });
+}
+
+export const SETTINGS_CHANGE_SCHEMAS = {
+  general: changeOf(GeneralSettings, 'GeneralSettingsChange'),
+  processing: changeOf(ProcessingSettings, 'ProcessingSettingsChange'),
+  resources: changeOf(ResourcesSettings, 'ResourcesSettingsChange'),
+  crawler: changeOf(CrawlerSettings, 'CrawlerSettingsChange'),
+  uploads: changeOf(UploadSettings, 'UploadSettingsChange'),
+  security: changeOf(SecuritySettings, 'SecuritySettingsChange'),
+  quality: changeOf(QualitySettings, 'QualitySettingsChange'),
+} as const;
+/** What SETTINGS_CHANGE_SCHEMAS[S] accepts (settings.test.ts checks they agree). */
+export type SettingsChange<S extends SettingsSection> = Partial<AllSettings[S]>;
+
+export const SettingsSectionParams = z.object({
+  section: z.string().meta({ description: `One of: ${SETTINGS_SECTIONS.join(', ')}` }),
+});
 export type SettingsSectionParams = z.infer<typeof SettingsSectionParams>;
 
 /**
  * PUT body: `{settings: {...}}` (the spec's "section, settings" payload; `section`, when given,
- * must match the path). Fields left out keep their stored value.
+ * must match the path). `settings` holds fields of the path's section only; fields left out
+ * keep their stored value.
  */
 export const UpdateSettingsRequest = z.object({
-  section: z.string().optional(),
-  settings: z.record(z.string(), z.unknown()),
+  section: SettingsSection.optional(),
+  settings: z
+    .union([
+      SETTINGS_CHANGE_SCHEMAS.general,
+      SETTINGS_CHANGE_SCHEMAS.processing,
+      SETTINGS_CHANGE_SCHEMAS.resources,
+      SETTINGS_CHANGE_SCHEMAS.crawler,
+      SETTINGS_CHANGE_SCHEMAS.uploads,
+      SETTINGS_CHANGE_SCHEMAS.security,
+      SETTINGS_CHANGE_SCHEMAS.quality,
+    ])
+    .meta({ description: "Fields of the path's section (the schema titled after it)" }),
 });
 export type UpdateSettingsRequest = z.infer<typeof UpdateSettingsRequest>;
 
-export const SettingsResponse = z.record(z.string(), z.unknown());
+/** One section's settings: the schema titled after the path's section. */
+export const SettingsResponse = z.union([
+  SETTINGS_SCHEMAS.general,
+  SETTINGS_SCHEMAS.processing,
+  SETTINGS_SCHEMAS.resources,
+  SETTINGS_SCHEMAS.crawler,
+  SETTINGS_SCHEMAS.uploads,
+  SETTINGS_SCHEMAS.security,
+  SETTINGS_SCHEMAS.quality,
+]);
 export type SettingsResponse = z.infer<typeof SettingsResponse>;

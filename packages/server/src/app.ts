@@ -45,7 +45,7 @@ import { MetricsHistoryRepository } from './store/metrics-history.repository.js'
 import { OnnxRunner } from './embedding/onnx-embedder.js';
 import { OnnxReranker } from './embedding/onnx-reranker.js';
 import { createQueue, startQueue } from './jobs/create-queue.js';
-import type { QueueDriver } from './jobs/queue-driver.js';
+import type { QueueDriver } from './queue/queue-driver.js';
 import { RateWindow } from './lib/rate-window.js';
 import type { Logger } from './logging.js';
 import type { EventBus } from './lib/event-bus.js';
@@ -64,7 +64,8 @@ import { JobService } from './services/job.service.js';
 import { LogService } from './services/log.service.js';
 import { MaintenanceService } from './services/maintenance.service.js';
 import { MetricsService } from './services/metrics.service.js';
-import { ModelService } from './services/model.service.js';
+import { createModelServices, type ModelServices } from './services/model-services.js';
+import { SettingsEffects } from './services/settings-effects.service.js';
 import { PlaygroundService } from './services/playground.service.js';
 import { SourceService } from './services/source.service.js';
 import { SourceSyncService } from './services/source-sync.service.js';
@@ -133,7 +134,7 @@ export interface Adam {
     queue: QueueDriver;
     analytics: AnalyticsService;
     activity: ActivityService;
-    models: ModelService;
+    models: ModelServices;
     embeddingSwitch: EmbeddingSwitchService;
     metricsSampler: MetricsSamplerService;
     sourceSyncs: SourceSyncService;
@@ -153,14 +154,21 @@ export interface Adam {
 
 /** Builds the whole server from its parts; never listens, so tests can start it on any port. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<Adam> {
+  // The job queue runs jobs that record through services which queue jobs on it: that cycle is
+  // closed by the functions below that name a service built further down (the queue's recorders,
+  // the model registry's job service and embedding switch, a settings save's activation). None
+  // is called before this function has built everything: a job runs once startQueue started
+  // the queue, and the others answer HTTP calls, which start once it has returned.
   const core = buildCore(config, {
     stdoutLogs: opts.stdoutLogs,
     now: opts.now,
     runsJobs: true,
     indexOpenGate: opts.startGates?.index,
+    activateEmbedding: (name) => models.registry.activateEmbeddingByName(name),
   });
   const { db, sink, log, bus, repos } = core;
-  const { settings, auth, engine, index, backups, snippets, rules, fetcher } = core.services;
+  const { settings, auth, engine, index, backups, snippets, rules, fetcher, modelChoices } =
+    core.services;
 
   // Written from the bus first of all, so the feed has every event of the start-up too.
   const activity = new ActivityService({ activity: new ActivityRepository(db), bus, log });
@@ -197,22 +205,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     .then(() => (closing ? false : core.startEngine()))
     .finally(() => (engineStarting = false));
 
-  // The model registry is one of the queue's job dependencies (install_model) and queues its
-  // jobs through the job service built on that queue: it reaches the job service through a
-  // function, called only once both exist.
-  const built: {
-    jobs?: JobService;
-    embeddingSwitch?: EmbeddingSwitchService;
-    sourceSyncs?: SourceSyncService;
-    crawlSyncs?: CrawlSyncService;
-    evaluations?: EvaluationService;
-  } = {};
-  const crawlSyncsOf = () => {
-    if (!built.crawlSyncs) throw new Error('the crawl syncs are not built yet');
-    return built.crawlSyncs;
-  };
   const modelsRoot = path.join(config.dataDir, 'models');
-  const models = new ModelService({
+  const models = createModelServices({
     models: new ModelRepository(db),
     modelsRoot,
     hub: {
@@ -220,20 +214,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       url: config.modelHubUrl,
       idleTimeoutMs: opts.modelIdleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS,
     },
-    jobs: () => {
-      if (!built.jobs) throw new Error('the job service is not built yet');
-      return built.jobs;
-    },
+    jobs: () => jobs,
     engine,
     createRunner: () => new OnnxRunner({ modelsRoot }),
     bus,
     log,
-    onActivateEmbedding: (target) => {
-      if (!built.embeddingSwitch) throw new Error('the embedding switch is not built yet');
-      return built.embeddingSwitch.switchTo(target);
-    },
+    onActivateEmbedding: (target) => embeddingSwitch.switchTo(target),
     activeSpace: () => engine.id,
-    pendingSwitches: () => built.embeddingSwitch?.pending() ?? [],
+    pendingSwitches: () => embeddingSwitch.pending(),
   });
 
   const documents = new DocumentProcessor({
@@ -259,27 +247,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         ingestion: core.services.ingestion,
         sources: repos.sources,
         index,
-        models,
-        syncs: {
-          record: (work, job) => {
-            if (!built.sourceSyncs) throw new Error('the source syncs are not built yet');
-            return built.sourceSyncs.record(work, job);
-          },
-        },
+        models: models.installs,
+        syncs: { record: (work, job) => sourceSyncs.record(work, job) },
         imports: importer,
         documents,
         crawlFrontier,
         crawlSyncs: {
-          state: (crawlId, jobId) => crawlSyncsOf().state(crawlId, jobId),
-          record: (crawlId, r, job, language) => crawlSyncsOf().record(crawlId, r, job, language),
-          progressDue: (jobId) => crawlSyncsOf().progressDue(jobId),
+          state: (crawlId, jobId) => crawlSyncs.state(crawlId, jobId),
+          record: (crawlId, r, job, language) => crawlSyncs.record(crawlId, r, job, language),
+          progressDue: (jobId) => crawlSyncs.progressDue(jobId),
         },
-        evaluations: {
-          execute: (runId, control) => {
-            if (!built.evaluations) throw new Error('the evaluations are not built yet');
-            return built.evaluations.execute(runId, control);
-          },
-        },
+        evaluations: { execute: (runId, control) => evaluations.execute(runId, control) },
       },
       settings: () => settings.get('processing'),
       rules: () => rules.forMatching(),
@@ -288,7 +266,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     lockMs: config.workerLockMs,
   });
   const jobs = new JobService({ jobs: repos.jobs, queue, bus, log, maxQueued: opts.maxQueuedJobs });
-  built.jobs = jobs;
   models.start();
   const sources: SourceService = new SourceService({
     sources: repos.sources,
@@ -312,7 +289,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     describe: (id) => sources.get(id),
     now: opts.now,
   });
-  built.sourceSyncs = sourceSyncs;
   const crawlSyncs = new CrawlSyncService({
     crawls: new CrawlSyncRepository(db),
     sourceSyncRepo: new SourceSyncRepository(db),
@@ -325,7 +301,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     now: opts.now,
   });
-  built.crawlSyncs = crawlSyncs;
   const syncScheduler = new SyncScheduler({
     targets: [sourceSyncs, crawlSyncs],
     log,
@@ -357,7 +332,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   /** The processing settings' reranker when it is installed, with its N; null otherwise. */
   const configuredReranker = () => {
     const p = settings.get('processing');
-    const found = p.reranker_model === '' ? null : models.reranker(p.reranker_model);
+    const found = p.reranker_model === '' ? null : modelChoices.reranker(p.reranker_model);
     return found && { model: found.name, top_n: p.rerank_top_n };
   };
   const evaluations = new EvaluationService({
@@ -387,7 +362,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     now: opts.now,
     transaction: (fn) => db.transaction(fn)(),
   });
-  built.evaluations = evaluations;
   const evaluationWatch = new EvaluationWatchService({
     evaluations,
     repo: new EvaluationRepository(db),
@@ -411,13 +385,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jobRows: repos.jobs,
     log,
   });
-  built.embeddingSwitch = embeddingSwitch;
-  settings.bindEmbeddingModel({
-    active: () => models.activeEmbeddingName(),
-    problem: (name) => models.embeddingProblem(name),
-    activate: (name) => models.activateEmbeddingByName(name),
-  });
-  settings.bindRerankerModel((name) => models.rerankerProblem(name));
   // The rerank stage of hybrid search: the configured reranker, run on the engine's threads.
   snippets.useReranker({
     settings: () => {
@@ -425,7 +392,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return { enabled: p.rerank_enabled, top_n: p.rerank_top_n, model: p.reranker_model };
     },
     reranker: (name) => {
-      const found = models.reranker(name);
+      const found = modelChoices.reranker(name);
       return found && new OnnxReranker(engine, found.name, found.dir);
     },
   });
@@ -457,9 +424,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     log,
   });
-  bus.on('settings.updated', ({ section }) => {
-    if (section === 'processing') maintenance.queueStorageChange();
-  });
   registerHealthChecks(health, {
     db,
     dataDir: config.dataDir,
@@ -478,9 +442,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     log,
     now: opts.now,
   });
-  bus.on('settings.updated', ({ section }) => {
-    if (section === 'quality') searchHistory.settingsChanged();
-  });
+  const settingsEffects = new SettingsEffects({ bus, maintenance, searchHistory });
+  settingsEffects.start();
   searchHistory.start();
   // Written before a restore replaces the store, and the switch read again from the restored one.
   backups.holdDuringRestore({
@@ -640,6 +603,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', async () => {
     closing = true;
     housekeeping.stop();
+    settingsEffects.stop();
     await metricsSampler.stop();
     // Before the queue: no auto backup or scheduled sync starts while the jobs wind down.
     syncScheduler.close();

@@ -13,12 +13,14 @@ import { IndexService } from './services/index.service.js';
 import { KeywordService } from './keyword/keyword.service.js';
 import { IngestionService } from './services/ingestion.service.js';
 import { RuleService } from './services/rule.service.js';
-import { SettingsService } from './services/settings.service.js';
+import { ModelChoices } from './services/model-choices.js';
+import { SettingsService, type SettingsModelChecks } from './services/settings.service.js';
 import { SnippetService } from './services/snippet.service.js';
 import { ApiKeyRepository } from './store/api-key.repository.js';
 import { openDatabase, type Db } from './store/db.js';
 import { JobRepository } from './store/job.repository.js';
 import { LogRepository } from './store/log.repository.js';
+import { ModelRepository } from './store/model.repository.js';
 import { RuleRepository } from './store/rule.repository.js';
 import { SettingsRepository } from './store/settings.repository.js';
 import { SnippetRepository } from './store/snippet.repository.js';
@@ -36,6 +38,12 @@ interface CoreOptions {
   runsJobs?: boolean;
   /** The index's first load waits for it (tests hold the index "starting"). */
   indexOpenGate?: Promise<void>;
+  /**
+   * The server's: activates the embedding model a processing-settings save names (queues the
+   * switch). With it the processing settings name the registry's models and check them; without
+   * it (the CLI) they are stored values.
+   */
+  activateEmbedding?: (name: string) => void;
 }
 
 export interface CoreServices {
@@ -49,6 +57,7 @@ export interface CoreServices {
   rules: RuleService;
   fetcher: SafeFetcher;
   keyword: KeywordService;
+  modelChoices: ModelChoices;
 }
 
 /**
@@ -92,15 +101,6 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
   sink.attach(repos.logs);
   const bus = new EventBus();
 
-  const settings = new SettingsService({ settings: new SettingsRepository(db), bus, log });
-  const auth = new AuthService({
-    users: new UserRepository(db),
-    keys: repos.keys,
-    bus,
-    log,
-    config,
-    now: opts.now,
-  });
   const indexDir = path.join(config.dataDir, 'index');
   // Before the engine and the index: the space they start in is the last switch's (finished
   // here when a stop interrupted it after its swap).
@@ -110,12 +110,42 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
     snippets: repos.snippets,
     log,
   });
-  const engine = new Engine({
+  // Before the settings, which name the active embedding model (the engine's space); the
+  // engine reads its task budget from them at each task, never while being built.
+  const engine: Engine = new Engine({
     dataDir: config.dataDir,
     threads: Math.max(1, config.workers),
     space,
-    taskTimeoutS: () => settings.get('processing').task_timeout_seconds,
+    taskTimeoutS: (): number => settings.get('processing').task_timeout_seconds,
     onTimeout: (e) => log.warn({ component: 'engine' }, e.message),
+  });
+  const modelChoices: ModelChoices = new ModelChoices({
+    models: new ModelRepository(db),
+    modelsRoot: path.join(config.dataDir, 'models'),
+    activeSpace: (): string => engine.id,
+  });
+  const activateEmbedding = opts.activateEmbedding;
+  const settingsModels: SettingsModelChecks | undefined = activateEmbedding && {
+    embedding: {
+      active: (): string => modelChoices.activeEmbeddingName(),
+      problem: (name) => modelChoices.embeddingProblem(name),
+      activate: activateEmbedding,
+    },
+    rerankerProblem: (name) => modelChoices.rerankerProblem(name),
+  };
+  const settings: SettingsService = new SettingsService({
+    settings: new SettingsRepository(db),
+    bus,
+    log,
+    models: settingsModels,
+  });
+  const auth = new AuthService({
+    users: new UserRepository(db),
+    keys: repos.keys,
+    bus,
+    log,
+    config,
+    now: opts.now,
   });
   const index = new IndexService({
     dir: indexDir,
@@ -220,6 +250,7 @@ export function buildCore(config: Config, opts: CoreOptions = {}): Core {
       rules,
       fetcher,
       keyword,
+      modelChoices,
     },
     startEngine,
     reconcileIndex,

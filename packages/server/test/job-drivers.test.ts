@@ -34,7 +34,7 @@ const SCENARIOS: Record<JobType, Scenario> = {
     job: () => ({ input: {} }),
     start: (s) => {
       const { models } = s.adam.services;
-      const model = models.create({
+      const model = models.registry.create({
         name: 'tiny-embedder',
         type: 'embedding',
         language: 'en',
@@ -42,7 +42,7 @@ const SCENARIOS: Record<JobType, Scenario> = {
         repo: 'tiny/embedder',
         revision: 'main',
       });
-      return models.install(model.id).job_id!;
+      return models.installs.install(model.id).job_id!;
     },
   },
   process_urls: {
@@ -153,6 +153,8 @@ const SCENARIOS: Record<JobType, Scenario> = {
   },
   // Last: it re-embeds and re-indexes what the other two stored.
   rebuild_index: { job: () => ({ input: { reembed: true } }) },
+  // Then compacted from the vectors just stored: the same rows, nothing re-embedded.
+  optimize_index: { job: () => ({ input: {} }) },
   // Then everything moves to the tiny ONNX model's space (written in beforeAll).
   switch_embedder: {
     job: () => ({
@@ -299,6 +301,11 @@ it('runs every registered job type on the embedded queue and stores its work', (
   });
   expect(rowsOf('import_snippets')).toBeGreaterThan(2);
   expect(rebuild!.result).toMatchObject({ total: beforeRebuild });
+  expect(embedded.jobs.find((j) => j.type === 'optimize_index')!.result).toEqual({
+    total: beforeRebuild,
+    indexed: beforeRebuild,
+    reembedded: 0,
+  });
   expect(beforeRebuild).toBe(urls!.stats.segments_created! + save!.stats.segments_created!);
   expect(embedded.vectors).toBe(embedded.snippets.length);
   expect(embedded.snippets.every((r) => r.embedding && r.index_pending === 0)).toBe(true);

@@ -862,7 +862,7 @@ describe('a server restart during an install', () => {
     };
     const first = await startServer(opts);
     const service = first.adam.services.models;
-    const model = service.create({
+    const model = service.registry.create({
       name: 'restart-embedder',
       type: 'embedding',
       language: 'en',
@@ -870,8 +870,8 @@ describe('a server restart during an install', () => {
       repo: 'slow/restart',
       revision: 'main',
     });
-    const { job_id } = service.install(model.id);
-    await until(() => service.progress(model.id).progress > 5, {
+    const { job_id } = service.installs.install(model.id);
+    await until(() => service.installs.progress(model.id).progress > 5, {
       timeout: 20_000,
       what: 'the download to start',
     });
@@ -882,10 +882,13 @@ describe('a server restart during an install', () => {
     const second = await startServer(opts);
     try {
       const again = second.adam.services.models;
-      expect(again.progress(model.id).status).toBe('downloading');
+      expect(again.installs.progress(model.id).status).toBe('downloading');
       const end = await second.adam.services.jobs.waitForEnd(job_id!, 30_000);
       expect(end.status).toBe('completed');
-      expect(again.get(model.id)).toMatchObject({ status: 'installed', dimension: DIMENSION });
+      expect(again.registry.get(model.id)).toMatchObject({
+        status: 'installed',
+        dimension: DIMENSION,
+      });
       const asked = hub.requests.slice(before);
       expect(
         asked.some((r) => /\/slow\/restart\/resolve\/.* range=bytes=[1-9]\d*-$/.test(r)),

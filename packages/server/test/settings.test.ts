@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SETTINGS_SECTIONS } from '@adam/contracts';
 import { startServer, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -150,6 +151,49 @@ describe('settings', () => {
     expect(mismatch.status).toBe(422);
     expect((await get('processing')).body.embedding_batch_size).toBe(32);
   });
+
+  it("answers 422 naming a field of another section, whatever the section's type", async () => {
+    const r = await put('resources', { settings: { api_title: 'ADAM' } });
+    expect(r.status).toBe(422);
+    expect(r.body.detail).toBe('Invalid resources settings: api_title: is not a known field');
+    expect(r.body.errors).toEqual([{ field: 'api_title', message: 'is not a known field' }]);
+    const typed = await put('quality', { settings: { search_history_enabled: 'yes' } });
+    expect(typed.status).toBe(422);
+    expect(typed.body.errors[0].field).toBe('search_history_enabled');
+    expect((await get('quality')).body.search_history_enabled).toBe(true);
+  });
+
+  it("shows each section's schema in the OpenAPI document, for reads and saves", async () => {
+    const doc = (await s.api('/api/docs/json')).body;
+    const path = doc.paths['/api/v1/admin/settings/{section}'];
+    const read = path.get.responses['200'].content['application/json'].schema;
+    const titles = read.anyOf.map((v: { title: string }) => v.title);
+    expect(titles).toHaveLength(SETTINGS_SECTIONS.length);
+    expect(titles).toContain('ProcessingSettings');
+    const processing = read.anyOf.find((v: { title: string }) => v.title === 'ProcessingSettings');
+    expect(processing.properties.embedding_batch_size).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 128,
+    });
+    expect(processing.required).toContain('embedding_batch_size');
+    const body = path.put.requestBody.content['application/json'].schema;
+    const changes = body.properties.settings.anyOf;
+    expect(changes.map((v: { title: string }) => v.title)).toEqual(
+      titles.map((t: string) => `${t}Change`),
+    );
+    const generalChange = changes.find(
+      (v: { title: string }) => v.title === 'GeneralSettingsChange',
+    );
+    // A change names any of the section's fields and no other.
+    expect(generalChange.required ?? []).toEqual([]);
+    expect(generalChange.additionalProperties).toBe(false);
+    expect(Object.keys(generalChange.properties)).toContain('backup_frequency');
+    expect(path.put.responses['200'].content['application/json'].schema.anyOf).toHaveLength(
+      SETTINGS_SECTIONS.length,
+    );
+    // The document of every route is built at its first request: slow on a busy machine.
+  }, 180_000);
 
   it('enforces metrics_refresh_ms of at least 1000', async () => {
     const low = await put('resources', { settings: { metrics_refresh_ms: 999 } });

@@ -20,7 +20,7 @@ import {
   ToggleModelResult,
   UnusedModelFiles,
 } from '@adam/contracts';
-import type { ModelService } from '../services/model.service.js';
+import type { ModelServices } from '../services/model-services.js';
 
 const tags = ['models'];
 
@@ -28,14 +28,14 @@ const tags = ['models'];
  * The model registry's calls. The static paths (language-packs, cleanup, cache) never reach
  * `/admin/models/:id`: the router prefers a static segment, and ids are integers anyway.
  */
-export function modelRoutes(models: ModelService) {
+export function modelRoutes({ registry, installs, files }: ModelServices) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
 
     app.get(
       '/admin/models',
       { config: { role: 'viewer' }, schema: { tags, response: { 200: ModelList } } },
-      async () => models.list(),
+      async () => registry.list(),
     );
 
     app.post(
@@ -48,13 +48,13 @@ export function modelRoutes(models: ModelService) {
           response: { 201: Model, 409: ErrorBody, 422: ErrorBody },
         },
       },
-      async (req, reply) => reply.status(201).send(models.create(req.body)),
+      async (req, reply) => reply.status(201).send(registry.create(req.body)),
     );
 
     app.get(
       '/admin/models/language-packs',
       { config: { role: 'viewer' }, schema: { tags, response: { 200: LanguagePackList } } },
-      async () => models.languagePacks(),
+      async () => registry.languagePacks(),
     );
 
     app.post(
@@ -67,7 +67,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         },
       },
-      async (req) => models.installPack(req.params.code),
+      async (req) => installs.installPack(req.params.code),
     );
 
     app.post(
@@ -80,13 +80,13 @@ export function modelRoutes(models: ModelService) {
           response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody },
         },
       },
-      async (req) => models.uninstallPack(req.params.code),
+      async (req) => installs.uninstallPack(req.params.code),
     );
 
     app.get(
       '/admin/models/cleanup/files',
       { config: { role: 'viewer' }, schema: { tags, response: { 200: UnusedModelFiles } } },
-      async () => models.unusedFiles(),
+      async () => files.unusedFiles(),
     );
 
     app.delete(
@@ -99,13 +99,13 @@ export function modelRoutes(models: ModelService) {
           response: { 200: DeleteModelFilesResult, 422: ErrorBody },
         },
       },
-      async (req) => models.deleteFiles(req.body.files),
+      async (req) => files.deleteFiles(req.body.files),
     );
 
     app.post(
       '/admin/models/cache/clear',
       { config: { role: 'operator' }, schema: { tags, response: { 200: ClearCacheResult } } },
-      async () => models.clearCache(),
+      async () => files.clearCache(),
     );
 
     app.get(
@@ -114,7 +114,7 @@ export function modelRoutes(models: ModelService) {
         config: { role: 'viewer' },
         schema: { tags, params: IdParams, response: { 200: Model, 404: ErrorBody } },
       },
-      async (req) => models.get(req.params.id),
+      async (req) => registry.get(req.params.id),
     );
 
     app.put(
@@ -128,7 +128,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: Model, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
         },
       },
-      async (req) => models.update(req.params.id, req.body),
+      async (req) => registry.update(req.params.id, req.body),
     );
 
     app.post(
@@ -141,7 +141,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         },
       },
-      async (req) => models.install(req.params.id),
+      async (req) => installs.install(req.params.id),
     );
 
     app.post(
@@ -154,7 +154,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: ModelActionResult, 404: ErrorBody, 409: ErrorBody },
         },
       },
-      async (req) => models.uninstall(req.params.id),
+      async (req) => installs.uninstall(req.params.id),
     );
 
     app.get(
@@ -163,7 +163,7 @@ export function modelRoutes(models: ModelService) {
         config: { role: 'viewer' },
         schema: { tags, params: IdParams, response: { 200: InstallProgress, 404: ErrorBody } },
       },
-      async (req) => models.progress(req.params.id),
+      async (req) => installs.progress(req.params.id),
     );
 
     app.post(
@@ -177,7 +177,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: ToggleModelResult, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody },
         },
       },
-      async (req) => models.toggle(req.params.id, req.body.active),
+      async (req) => registry.toggle(req.params.id, req.body.active),
     );
 
     app.post(
@@ -191,7 +191,7 @@ export function modelRoutes(models: ModelService) {
           response: { 200: TestModelResult, 400: ErrorBody, 404: ErrorBody, 422: ErrorBody },
         },
       },
-      async (req) => models.test(req.params.id, req.body.text),
+      async (req) => registry.test(req.params.id, req.body.text),
     );
   };
 }

@@ -45,6 +45,15 @@ export function settingsRoutes(settings: SettingsService) {
           body: UpdateSettingsRequest,
           response: { 200: SettingsResponse, 404: ErrorBody, 422: ErrorBody },
         },
+        // Before the body schema: an unknown section is a 404, and the fields are checked
+        // against the path's section, so a 422 names the field rather than the whole object.
+        preValidation: async (req) => {
+          const section = settings.section(req.params.section);
+          const body: unknown = req.body;
+          if (body && typeof body === 'object' && 'settings' in body) {
+            settings.change(section, body.settings);
+          }
+        },
       },
       async (req) => {
         const section = settings.section(req.params.section);
@@ -54,7 +63,7 @@ export function settingsRoutes(settings: SettingsService) {
             [{ field: 'section', message: `must be "${section}"` }],
           );
         }
-        return settings.update(section, req.body.settings);
+        return settings.update(section, settings.change(section, req.body.settings));
       },
     );
   };

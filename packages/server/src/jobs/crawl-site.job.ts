@@ -19,36 +19,16 @@
  *   another worker with the data it was queued with. Pages recorded since are fetched again;
  *   `record` keeps a page's first outcome only (its row is no longer pending).
  */
-import {
-  CRAWL_SCOPES,
-  CrawlerSettings,
-  DEFAULT_CRAWLER_SETTINGS,
-  emptyCrawlProgress,
-  type CrawlProgress,
-  type JobStats,
-} from '@adam/contracts';
-import { z } from 'zod';
+import { emptyCrawlProgress, type CrawlProgress, type JobStats } from '@adam/contracts';
+import type { z } from 'zod';
 import { Crawler, type CrawlResult, type CrawlResume, type ResumeRow } from '../crawl/crawler.js';
 import { domainOf } from '../scraping/rules.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome, type JobContext, type RecordDeps } from './define-job.js';
 import { statsWith } from './ingest-stats.js';
+import { CrawlSiteInput } from '../queue/job-inputs.js';
 
-export const CrawlSiteInput = z.object({
-  start_urls: z.array(z.string()).min(1),
-  scope: z.enum(CRAWL_SCOPES).default('host'),
-  max_depth: z.number().int().min(0).default(3),
-  max_pages: z.number().int().min(1).default(500),
-  include_patterns: z.array(z.string()).default([]),
-  exclude_patterns: z.array(z.string()).default([]),
-  use_sitemaps: z.boolean().default(true),
-  language: z.string().default('auto'),
-  min_quality: z.number().min(0).max(1).nullish(),
-  /** The crawler settings as of the crawl's start (see CrawlService.start). */
-  crawler: CrawlerSettings.default(DEFAULT_CRAWLER_SETTINGS),
-});
-export type CrawlSiteInput = z.input<typeof CrawlSiteInput>;
 type Input = z.output<typeof CrawlSiteInput>;
 
 /** The contexts (one per run of a job) whose counts were read from the frontier. */

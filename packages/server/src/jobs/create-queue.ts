@@ -4,7 +4,7 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository } from '../store/job.repository.js';
 import type { JobRuntime } from './define-job.js';
 import { EmbeddedQueue } from './embedded-queue.js';
-import type { QueueDriver } from './queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import type { RedisQueue } from './redis-queue.js';
 import { SERVER_ONLY_JOB_TYPES } from './registry.js';
 

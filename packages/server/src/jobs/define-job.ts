@@ -1,4 +1,4 @@
-import type { JobError, JobStats, JobType, ProcessingSettings } from '@adam/contracts';
+import type { JobType, ProcessingSettings } from '@adam/contracts';
 import type { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
 import type { ScrapingRuleLike } from '../scraping/rules.js';
@@ -7,52 +7,17 @@ import type { IndexService } from '../services/index.service.js';
 import type { IngestionService } from '../services/ingestion.service.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
-import type { JobRow } from '../store/job.repository.js';
-import type { ModelInstaller } from './install-model.job.js';
+import type { ModelInstaller } from '../queue/model-installer.js';
 import type { DocumentProcessor } from '../documents/document-processor.js';
-import type { SourceSyncRecorder } from './sync-sources.job.js';
+import type { SourceSyncRecorder } from '../queue/source-sync.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import type { SnippetImporter } from '../services/snippet-importer.js';
 import type { RunControl, RunEnd } from '../services/evaluation.service.js';
+import type { JobContext, JobOutcome } from '../queue/job-context.js';
 
-/** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
-export interface JobContext {
-  readonly job: JobRow;
-  readonly workerId: string;
-  readonly urls: string[];
-  /** URLs finished by an earlier attempt (a restart resumes after them). */
-  readonly doneUrls: ReadonlySet<string>;
-  /** The job's figures as recorded so far (change them with record or progress). */
-  readonly stats: Readonly<JobStats>;
-  /**
-   * Takes new figures (and stage, progress) without writing them: for jobs that record many
-   * results and write their row less often than that (see flush).
-   */
-  record(update: { progress?: number; stage?: string; stats?: Partial<JobStats> }): void;
-  /** Writes the job row with the figures recorded so far and sends them (job_progress). */
-  flush(): void;
-  /** record, then flush. */
-  progress(update: {
-    progress?: number;
-    stage?: string;
-    stats?: Partial<JobStats>;
-    /** Also sent as segment_progress (the console's second progress bar). */
-    segments?: { processed: number; total: number };
-  }): void;
-  urlDone(url: string): void;
-  addError(error: Omit<JobError, 'at'>): void;
-  errorCount(): number;
-  setResult(result: Record<string, unknown>): void;
-  /** True once the job was cancelled or deleted, or its worker is stopping. */
-  shouldStop(): boolean;
-  cancelled(): boolean;
-}
-
-export type JobOutcome =
-  | { status: 'completed'; segments_created: number }
-  | { status: 'failed'; error: string }
-  /** The worker is stopping: the job goes back to the queue and resumes later. */
-  | { status: 'interrupted' };
+// A job's context and outcome are shared with the services that run a job themselves (queue/).
+export type { JobContext, JobOutcome };
+export { stoppedOutcome } from '../queue/job-context.js';
 
 /** What the working half uses: pure CPU and network, no store, so any process can run it. */
 export interface WorkDeps {
@@ -163,11 +128,4 @@ export function defineJob<I, R>(def: DistributedJob<I, R>): DistributedJob<I, R>
 export function defineJob<I>(def: ServerJob<I>): ServerJob<I>;
 export function defineJob<I, R>(def: JobDefinition<I, R>): JobDefinition<I, R> {
   return def;
-}
-
-/** How a job that noticed it must stop ends: a cancel is final, a stopping worker requeues it. */
-export function stoppedOutcome(ctx: JobContext): JobOutcome {
-  return ctx.cancelled()
-    ? { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 }
-    : { status: 'interrupted' };
 }

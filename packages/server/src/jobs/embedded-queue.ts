@@ -3,9 +3,9 @@ import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobOutcome, JobRuntime } from './define-job.js';
-import { createJobContext, finishJob, parseJson } from './job-context.js';
+import { createJobContext, finishJob, parseJson } from '../queue/job-context.js';
 import { jobAbortController } from './job-signal.js';
-import type { QueueDriver } from './queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import { jobDefinition } from './registry.js';
 import { runHere } from './run-here.js';
 

@@ -9,14 +9,8 @@
  * install keeps nothing.
  */
 import { z } from 'zod';
-import {
-  downloadRepo,
-  HubError,
-  type DownloadProgress,
-  type DownloadResult,
-} from '../embedding/hub-download.js';
+import { downloadRepo, HubError, type DownloadResult } from '../embedding/hub-download.js';
 import { OPTIONAL_MODEL_FILES, REQUIRED_MODEL_FILES } from '../embedding/model-files.js';
-import type { SafeFetcher } from '../scraping/safe-fetcher.js';
 import { defineJob, stoppedOutcome } from './define-job.js';
 
 const InstallModelInput = z.object({ model_id: z.number().int().positive() });
@@ -26,37 +20,6 @@ export type InstallModelInput = z.output<typeof InstallModelInput>;
 const STOP_POLL_MS = 200;
 /** The job's progress while downloading stays under 1, which only an installed model reads. */
 const MAX_DOWNLOAD_PROGRESS = 0.99;
-
-/** What to download where, for one install. */
-export interface InstallPlan {
-  repo: string;
-  revision: string;
-  destDir: string;
-  stagingDir: string;
-  /** The files are in place already (another model of the same repo@revision installed them). */
-  present: boolean;
-  /** Ends this install's hold on the directory (another install of it may then start). */
-  release(): void;
-}
-
-/** What the job needs of the model registry; the model service implements it. */
-export interface ModelInstaller {
-  readonly hub: { fetcher: SafeFetcher; url: string; idleTimeoutMs: number };
-  /**
-   * Takes the model for this job, once no other install of its directory runs: null when the
-   * model is gone or no longer waits for this job (cancelled, or installed again since).
-   */
-  beginInstall(modelId: number, jobId: number): Promise<InstallPlan | null>;
-  installProgress(modelId: number, jobId: number, p: DownloadProgress): void;
-  /** The files are in place: reads config.json and the size on disk; status installed. */
-  completeInstall(modelId: number, jobId: number, download: DownloadResult | null): Promise<void>;
-  /** Status error with the reason; no half-installed directory is left. */
-  failInstall(modelId: number, jobId: number, message: string): Promise<void>;
-  /** Cancelled: not installed, the partial files kept for a later install to resume. */
-  cancelInstall(modelId: number, jobId: number): void;
-  /** The server stops: the model stays downloading until the job resumes. */
-  pauseInstall(modelId: number, jobId: number): void;
-}
 
 export const installModelJob = defineJob<InstallModelInput>({
   type: 'install_model',

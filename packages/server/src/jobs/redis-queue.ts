@@ -8,8 +8,8 @@ import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
 import type { JobRuntime } from './define-job.js';
 import type { EmbeddedQueue } from './embedded-queue.js';
-import { createJobContext, finishJob, parseJson, type LiveJob } from './job-context.js';
-import type { QueueConnection, QueueDriver } from './queue-driver.js';
+import { createJobContext, finishJob, parseJson, type LiveJob } from '../queue/job-context.js';
+import type { QueueConnection, QueueDriver } from '../queue/queue-driver.js';
 import {
   BULL_PRIORITY,
   cancelKey,

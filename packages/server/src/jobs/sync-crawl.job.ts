@@ -9,20 +9,13 @@
  * handed to a resumed run (`resumeState`) lists only the pages still held, every other URL of the
  * crawl as known. The last result (`finished`) closes the sync's record and releases the crawl.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { Crawler, type CrawlResult, type CrawlSyncState } from '../crawl/crawler.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
-import { CrawlSiteInput } from './crawl-site.job.js';
 import { defineJob, stoppedOutcome, type RecordDeps } from './define-job.js';
+import { SyncCrawlInput } from '../queue/job-inputs.js';
 
-const SyncCrawlInput = z.object({
-  crawl_id: z.number().int(),
-  reason: z.enum(['schedule', 'manual']).default('manual'),
-  /** The crawl's plan (its first crawl_site job's input). */
-  plan: CrawlSiteInput,
-});
-export type SyncCrawlInput = z.input<typeof SyncCrawlInput>;
 type Input = z.output<typeof SyncCrawlInput>;
 
 function recorderOf(deps: RecordDeps): CrawlSyncRecorder {

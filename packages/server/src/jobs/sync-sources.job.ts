@@ -1,24 +1,23 @@
-import type { ProcessingSettings, SyncCounts, SyncOutcome } from '@adam/contracts';
+import type { ProcessingSettings } from '@adam/contracts';
 import { z } from 'zod';
 import { isTaskTimeout } from '../engine/task-deadline.js';
-import type { AnalyzeResult } from '../pipeline/index.js';
 import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
 import { assertRuleAllowsFetch, ruleMode } from '../scraping/extract.js';
 import { isFetchError } from '../scraping/fetch-error.js';
 import { validatorsOf, type Validators } from '../scraping/page-validators.js';
 import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
-import type { JobRow } from '../store/job.repository.js';
 import { defineJob, stoppedOutcome, type WorkDeps } from './define-job.js';
 import { eachLimited } from './process-urls.job.js';
+import { MAX_KNOWN_SEGMENTS, type SyncWork } from '../queue/source-sync.js';
+
+export { MAX_KNOWN_SEGMENTS };
+export type { SyncWork, Validators };
 
 /** The job's result (its counts) is written after this many sources, and after the last. */
 const RESULT_EVERY = 20;
 /** Sources per sync job: the scheduler splits a larger due set into several jobs. */
 export const SYNC_BATCH = 100;
-/** Known segment keys sent per source; segments of a page past it are simply embedded again. */
-export const MAX_KNOWN_SEGMENTS = 5_000;
-
 const SyncTarget = z.object({
   source_id: z.number().int(),
   url: z.string().url(),
@@ -36,54 +35,6 @@ const SyncSourcesInput = z.object({
   language: z.string().default('auto'),
 });
 export type SyncSourcesInput = z.output<typeof SyncSourcesInput>;
-
-export type { Validators };
-
-/** What re-fetching one source found, as it travels from a worker to the server. */
-export type SyncWork =
-  | { source_id: number; url: string; outcome: 'unchanged'; validators: Validators }
-  | {
-      source_id: number;
-      url: string;
-      outcome: 'changed';
-      validators: Validators;
-      title: string | null;
-      analysis: AnalyzeResult;
-      /** The page's links, when asked (a crawl's sync follows those of a changed page). */
-      links?: string[];
-    }
-  | {
-      source_id: number;
-      url: string;
-      outcome: 'missing';
-      /** The HTTP status that said so (404, 410), or 0 when the page left the crawl's sitemaps. */
-      status: number;
-      /** Why it counts as missing, when not an HTTP status. */
-      reason?: string;
-    }
-  | {
-      source_id: number;
-      url: string;
-      outcome: 'failed';
-      error: { type: string; error: string; message: string };
-    };
-
-/** What recording one result did, for the job's stats and result. */
-export interface SyncRecorded {
-  /** Why this source's sync failed (its old content kept), or null. */
-  failed: string | null;
-  segments_added: number;
-  /** The job's counts so far, summed over its syncs (the job's result); read when wanted. */
-  totals: () => Record<string, number>;
-  /** What this source's sync was ('pruned': gone, its source deleted), and its counts. */
-  outcome?: SyncOutcome;
-  counts?: SyncCounts;
-}
-
-/** The server side of a sync (SourceSyncService): applies one source's result. */
-export interface SourceSyncRecorder {
-  record(work: SyncWork, job: JobRow, opts?: { quiet?: boolean }): SyncRecorded;
-}
 
 type WireSyncWork =
   | Exclude<SyncWork, { outcome: 'changed' }>

@@ -10,7 +10,7 @@ import { compilePatterns } from '../crawl/scope.js';
 import { normaliseUrl } from '../crawl/url-normalise.js';
 import { NotFound, Unprocessable, type FieldError } from '../lib/errors.js';
 import { withoutCredentials } from '../lib/url.js';
-import type { CrawlSiteInput } from '../jobs/crawl-site.job.js';
+import type { CrawlSiteInput } from '../queue/job-inputs.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import type { JobService } from './job.service.js';
 

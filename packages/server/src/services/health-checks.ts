@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine/engine.js';
-import type { QueueDriver } from '../jobs/queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import { notWritableMessage } from '../lib/data-dir-lock.js';
 import { redisPing } from '../lib/redis-ping.js';
 import type { Db } from '../store/db.js';

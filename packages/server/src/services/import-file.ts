@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MAX_IMPORT_RECORDS, type ImportResult } from '@adam/contracts';
 import type { Config } from '../config.js';
 import type { Core } from '../core.js';
-import { createJobContext, finishJob } from '../jobs/job-context.js';
+import { createJobContext, finishJob } from '../queue/job-context.js';
 import { Unprocessable } from '../lib/errors.js';
 import { ImportStagingRepository } from '../store/import-staging.repository.js';
 import { SnippetImporter } from './snippet-importer.js';

@@ -2,7 +2,7 @@ import { QUEUE_FULL_RETRY_AFTER_SECONDS } from '@adam/contracts';
 import Database from 'better-sqlite3';
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { QueueDriver } from '../jobs/queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import { AppError, Conflict, NotFound, TooManyRequests } from '../lib/errors.js';
 import { EventBus } from '../lib/event-bus.js';
 import { migrate, type Db } from '../store/db.js';

@@ -20,7 +20,7 @@ import {
   type ResetStuckJobsResponse,
   type UrlOutcome,
 } from '@adam/contracts';
-import type { QueueDriver } from '../jobs/queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import { Conflict, NotFound, TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';

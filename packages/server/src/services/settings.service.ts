@@ -6,9 +6,11 @@ import {
   DEFAULT_RESOURCES_SETTINGS,
   DEFAULT_SECURITY_SETTINGS,
   DEFAULT_UPLOAD_SETTINGS,
+  SETTINGS_CHANGE_SCHEMAS,
   SETTINGS_SCHEMAS,
   SETTINGS_SECTIONS,
   type AllSettings,
+  type SettingsChange,
   type SettingsSection,
 } from '@adam/contracts';
 import {
@@ -44,23 +46,30 @@ export interface EmbeddingModelChoice {
   activate(name: string): void;
 }
 
+/** What the processing settings ask of the model registry (the server's; the CLI has none). */
+export interface SettingsModelChecks {
+  embedding: EmbeddingModelChoice;
+  /** Why reranker_model cannot be `name` (it must name an installed reranker), or null. */
+  rerankerProblem(name: string): string | null;
+}
+
 export class SettingsService {
-  private embeddingModel: EmbeddingModelChoice | null = null;
+  private readonly embeddingModel: EmbeddingModelChoice | null;
   /** Why a processing reranker_model cannot be that name (the registry's check), or null. */
-  private rerankerProblem: ((name: string) => string | null) | null = null;
+  private readonly rerankerProblem: ((name: string) => string | null) | null;
 
   constructor(
-    private readonly deps: { settings: SettingsRepository; bus: EventBus; log: Logger },
-  ) {}
-
-  /** Bound once the model registry exists (it is built after the settings). */
-  bindEmbeddingModel(choice: EmbeddingModelChoice): void {
-    this.embeddingModel = choice;
-  }
-
-  /** Bound once the model registry exists: reranker_model must name an installed reranker. */
-  bindRerankerModel(problem: (name: string) => string | null): void {
-    this.rerankerProblem = problem;
+    private readonly deps: {
+      settings: SettingsRepository;
+      bus: EventBus;
+      log: Logger;
+      /** Without it (the CLI), embedding_model and reranker_model are stored values, unchecked. */
+      models?: SettingsModelChecks;
+    },
+  ) {
+    const models = deps.models;
+    this.embeddingModel = models?.embedding ?? null;
+    this.rerankerProblem = models ? (name) => models.rerankerProblem(name) : null;
   }
 
   section(name: string): SettingsSection {
@@ -94,8 +103,24 @@ export class SettingsService {
     };
   }
 
+  /**
+   * A save's fields checked against the section's own schema: a 422 naming each bad or unknown
+   * field (a schema of all sections at once could only say the object is invalid).
+   */
+  change<S extends SettingsSection>(section: S, fields: unknown): SettingsChange<S> {
+    const parsed = SETTINGS_CHANGE_SCHEMAS[section].safeParse(fields);
+    if (!parsed.success) {
+      const errors = fieldErrorsFromIssues(parsed.error.issues);
+      throw new Unprocessable(
+        `Invalid ${section} settings: ${describeFieldErrors(errors)}`,
+        errors,
+      );
+    }
+    return parsed.data as SettingsChange<S>;
+  }
+
   /** Validates the whole section after merging the change; nothing is saved on error. */
-  update<S extends SettingsSection>(section: S, change: Record<string, unknown>): AllSettings[S] {
+  update<S extends SettingsSection>(section: S, change: SettingsChange<S>): AllSettings[S] {
     const next = { ...this.get(section), ...change };
     const parsed = SETTINGS_SCHEMAS[section].safeParse(next);
     if (!parsed.success) {

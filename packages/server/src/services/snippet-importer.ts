@@ -9,8 +9,7 @@ import {
 } from '@adam/contracts';
 import { BUILTIN_EMBEDDER_ID } from '../embedding/builtin-embedder.js';
 import type { Engine } from '../engine/engine.js';
-import type { JobContext, JobOutcome } from '../jobs/define-job.js';
-import { stoppedOutcome } from '../jobs/define-job.js';
+import { stoppedOutcome, type JobContext, type JobOutcome } from '../queue/job-context.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { Logger } from '../logging.js';
 import { wordCount } from '../pipeline/text.js';

@@ -16,7 +16,7 @@ import {
   type SourceSyncRecorder,
   type SyncRecorded,
   type SyncWork,
-} from '../jobs/sync-sources.job.js';
+} from '../queue/source-sync.js';
 import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
 import { SEGMENTATION_VERSION } from '../pipeline/segmentation-version.js';
 import type { JobRow } from '../store/job.repository.js';

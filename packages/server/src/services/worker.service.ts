@@ -1,5 +1,5 @@
 import { MAX_WORKERS, type WorkersStatus } from '@adam/contracts';
-import type { QueueDriver } from '../jobs/queue-driver.js';
+import type { QueueDriver } from '../queue/queue-driver.js';
 import { Unprocessable } from '../lib/errors.js';
 import type { JobRepository } from '../store/job.repository.js';
 

@@ -13,7 +13,7 @@ import type { IngestResult, IngestionService } from '../../services/ingestion.se
 import type { JobRow } from '../../store/job.repository.js';
 import type { SourceRepository } from '../../store/source.repository.js';
 import type { JobContext, JobRuntime, RecordDeps, WorkDeps } from '../define-job.js';
-import type { ModelInstaller } from '../install-model.job.js';
+import type { ModelInstaller } from '../../queue/model-installer.js';
 
 /** A one-segment analysis of `text`: what the fake engine answers (only the fakes read it). */
 export const analysisOf = (text: string): AnalyzeResult =>

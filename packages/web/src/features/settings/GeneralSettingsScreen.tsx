@@ -15,6 +15,7 @@ import {
   BACKUP_FREQUENCIES,
   BACKUP_RETENTION_COUNT_BOUNDS,
   BACKUP_RETENTION_DAYS_BOUNDS,
+  GeneralSettings,
   LANGUAGES,
   MANUAL_BACKUP_RETENTION,
   SAFETY_BACKUP_RETENTION,
@@ -22,7 +23,9 @@ import {
 import { PageHeader } from '../../components/PageHeader';
 import { ErrorState, LoadingPanel } from '../../components/QueryState';
 import { SettingsCard } from '../../components/SettingsCard';
-import { useSectionForm, wholeNumberProps } from './useSectionForm';
+import { choiceOf, useSectionForm, wholeNumberProps } from './useSectionForm';
+
+const ENVIRONMENTS = GeneralSettings.shape.environment.options;
 
 export const BACKUP_FREQUENCY_LABELS: Record<(typeof BACKUP_FREQUENCIES)[number], string> = {
   60: 'Every hour',
@@ -73,15 +76,21 @@ export function GeneralSettingsScreen() {
                   label="Default Language"
                   data={[...LANGUAGES]}
                   value={form.default_language}
-                  onChange={(v) => v && set('default_language', v as (typeof LANGUAGES)[number])}
+                  onChange={(v) => {
+                    const language = choiceOf(LANGUAGES, v);
+                    if (language) set('default_language', language);
+                  }}
                   error={errors.default_language}
                   allowDeselect={false}
                 />
                 <Select
                   label="Environment"
-                  data={['development', 'production']}
+                  data={[...ENVIRONMENTS]}
                   value={form.environment}
-                  onChange={(v) => v && set('environment', v as 'development' | 'production')}
+                  onChange={(v) => {
+                    const environment = choiceOf(ENVIRONMENTS, v);
+                    if (environment) set('environment', environment);
+                  }}
                   error={errors.environment}
                   allowDeselect={false}
                 />

@@ -18,7 +18,6 @@ import {
   EMBEDDING_DIMENSION,
   INDEX_STORAGE_LABELS,
   INDEX_STORAGES,
-  type IndexStorage,
   PROCESSING_BOUNDS,
   type ProcessingSettings,
 } from '@adam/contracts';
@@ -31,6 +30,7 @@ import { EmbeddingModelSelect, useEmbeddingDimension } from './EmbeddingModelSel
 import { RerankerModelSelect } from './RerankerModelSelect';
 import { UploadLimitsCard } from './UploadLimitsCard';
 import { useSaveSettingsSection, useSettingsSection } from './settings.api';
+import { choiceOf, toSectionChange } from './useSectionForm';
 
 type NumericField = keyof typeof PROCESSING_BOUNDS;
 /** Number inputs hold a string while empty or half-typed. */
@@ -82,20 +82,6 @@ const FIELD_ORDER: (keyof ProcessingSettings)[] = [
   'reranker_model',
 ];
 
-/** Every field as sent: numbers as numbers, an emptied number input as null. */
-function toPayload(form: ProcessingForm): Record<string, unknown> {
-  const payload: Record<string, unknown> = {};
-  for (const field of FIELD_ORDER) {
-    const value = form[field];
-    if (field in PROCESSING_BOUNDS && typeof value === 'string') {
-      payload[field] = value.trim() === '' ? null : Number(value);
-    } else {
-      payload[field] = value;
-    }
-  }
-  return payload;
-}
-
 function boundsProps(field: NumericField) {
   const bounds: { min: number; max?: number; step?: number } = PROCESSING_BOUNDS[field];
   const step = bounds.step ?? 1;
@@ -144,8 +130,12 @@ export function ProcessingSettingsScreen() {
   };
 
   const apply = () => {
-    setErrors({});
-    save.mutate(toPayload(form), {
+    if (!data) return;
+    // Numbers as numbers; an emptied number input is named at its field and nothing is sent.
+    const { change, empty } = toSectionChange(form, data);
+    setErrors(empty);
+    if (Object.keys(empty).length > 0) return;
+    save.mutate(change, {
       onSuccess: (saved, sent) => {
         setForm(saved);
         toast.success('Processing settings saved');
@@ -245,7 +235,10 @@ export function ProcessingSettingsScreen() {
               description="How the vector index holds each vector. A change rebuilds the index in a background job; its recall shows on the index statistics."
               data={INDEX_STORAGES.map((value) => ({ value, label: INDEX_STORAGE_LABELS[value] }))}
               value={form.index_storage}
-              onChange={(v) => v && set('index_storage', v as IndexStorage)}
+              onChange={(v) => {
+                const storage = choiceOf(INDEX_STORAGES, v);
+                if (storage) set('index_storage', storage);
+              }}
               error={errors.index_storage}
               allowDeselect={false}
             />

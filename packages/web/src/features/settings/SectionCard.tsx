@@ -62,12 +62,17 @@ export function SectionCard<S extends SettingsSection>({
 }) {
   type T = SectionSettings<S>;
   const { form, errors, set, submit, saving, loading } = useSectionForm(section, savedText);
-  // The field lists are keyed by T's own fields; the form holds them under the same keys.
-  const valueOf = (f: SectionForm<T>, field: keyof T & string) =>
-    (f as Record<string, unknown>)[field];
-  const setField = set as (field: keyof T & string, value: unknown) => void;
-  const errorOf = (field: keyof T & string) =>
-    (errors as Record<string, string | undefined>)[field];
+  // The declared fields are T's text and number fields; read back with their input's type.
+  const textOf = (f: SectionForm<T>, field: keyof T & string): string => {
+    const value: unknown = f[field];
+    return typeof value === 'string' ? value : '';
+  };
+  const numberOf = (f: SectionForm<T>, field: keyof T & string): number | string => {
+    const value: unknown = f[field];
+    return typeof value === 'number' || typeof value === 'string' ? value : '';
+  };
+  // A text input gives text and a number input a number or text: the field's own form value.
+  const setField = set as (field: keyof T & string, value: string | number) => void;
 
   return (
     <SettingsCard title={title} description={description}>
@@ -93,9 +98,9 @@ export function SectionCard<S extends SettingsSection>({
                 key={t.field}
                 label={t.label}
                 description={t.description}
-                value={valueOf(form, t.field) as string}
+                value={textOf(form, t.field)}
                 onChange={(e) => setField(t.field, e.currentTarget.value)}
-                error={errorOf(t.field)}
+                error={errors[t.field]}
                 maxLength={t.maxLength}
               />
             ))}
@@ -112,9 +117,9 @@ export function SectionCard<S extends SettingsSection>({
                   description={n.description}
                   suffix={n.suffix}
                   {...wholeNumberProps(n.bounds)}
-                  value={valueOf(form, n.field) as number | string}
+                  value={numberOf(form, n.field)}
                   onChange={(v) => setField(n.field, v)}
-                  error={errorOf(n.field)}
+                  error={errors[n.field]}
                 />
               ))}
             </SimpleGrid>

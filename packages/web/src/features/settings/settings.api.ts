@@ -8,6 +8,7 @@ import {
   type CreateScrapingRule,
   type ScrapingRule,
   type SectionSettings,
+  type SettingsChange,
   type SettingsSection,
   type UpdateScrapingRule,
 } from '@adam/contracts';
@@ -25,14 +26,18 @@ export function fetchAllSettings(signal?: AbortSignal): Promise<AllSettings> {
 export function fetchSettingsSection<S extends SettingsSection>(
   section: S,
   signal?: AbortSignal,
+  opts: { silent?: boolean } = {},
 ): Promise<SectionSettings<S>> {
-  return api.get<SectionSettings<S>>(`/admin/settings/${section}`, { signal });
+  return api.get<SectionSettings<S>>(`/admin/settings/${section}`, { signal, ...opts });
 }
 
-/** Saves a group; the answer is the stored group. Fields are sent under `settings`. */
+/**
+ * Saves fields of a group (those left out keep their stored value); the answer is the stored
+ * group. Fields are sent under `settings`.
+ */
 export function saveSettingsSection<S extends SettingsSection>(
   section: S,
-  settings: Record<string, unknown>,
+  settings: SettingsChange<S>,
 ): Promise<SectionSettings<S>> {
   return api.put<SectionSettings<S>>(`/admin/settings/${section}`, { settings });
 }
@@ -47,7 +52,7 @@ export function useSettingsSection<S extends SettingsSection>(section: S) {
 export function useSaveSettingsSection<S extends SettingsSection>(section: S) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (settings: Record<string, unknown>) => saveSettingsSection(section, settings),
+    mutationFn: (settings: SettingsChange<S>) => saveSettingsSection(section, settings),
     onSuccess: (saved) => {
       queryClient.setQueryData(settingsKeys.section(section), saved);
     },
@@ -69,8 +74,7 @@ export function useMetricsRefreshMs(): number {
 export function useUploadSettings(): UploadSettings {
   const { data } = useQuery({
     queryKey: settingsKeys.section('uploads'),
-    queryFn: ({ signal }) =>
-      api.get<UploadSettings>('/admin/settings/uploads', { signal, silent: true }),
+    queryFn: ({ signal }) => fetchSettingsSection('uploads', signal, { silent: true }),
   });
   return data ?? DEFAULT_UPLOAD_SETTINGS;
 }

@@ -21,6 +21,54 @@ export function wholeNumberProps(bounds: { min: number; max: number }) {
   };
 }
 
+/** A Select's value narrowed to the field's own choices (null when it is none of them). */
+export function choiceOf<C extends string>(choices: readonly C[], value: string | null): C | null {
+  return choices.find((c) => c === value) ?? null;
+}
+
+/** The section's own field names (the stored values carry all of them). */
+function fieldsOf<T extends object>(stored: T): (keyof T & string)[] {
+  return Object.keys(stored).filter((k): k is keyof T & string => k in stored);
+}
+
+/** The stored values as the form holds them: a number is a valid number input's value. */
+export function toSectionForm<T extends object>(stored: T): SectionForm<T> {
+  const form: Partial<SectionForm<T>> = {};
+  for (const field of fieldsOf(stored)) form[field] = formValue(stored[field]);
+  return form as SectionForm<T>;
+}
+function formValue<V>(value: V): V extends number ? number | string : V {
+  // A stored value is always what its input holds (a number's input holds numbers or text).
+  return value as V extends number ? number | string : V;
+}
+
+/**
+ * The form as a save sends it: numbers as numbers (a number input holds text while empty or
+ * half-typed). An emptied number input is named in `empty`, and then nothing is to be sent.
+ */
+export function toSectionChange<T extends object>(
+  form: SectionForm<T>,
+  stored: T,
+): { change: Partial<T>; empty: SectionFieldErrors<T> } {
+  const change: Partial<T> = {};
+  const empty: SectionFieldErrors<T> = {};
+  for (const field of fieldsOf(stored)) {
+    const value: unknown = form[field];
+    const was = stored[field];
+    if (typeof was === 'number' && typeof value === 'string') {
+      if (value.trim() === '') empty[field] = 'is required';
+      else change[field] = sameType(was, Number(value));
+    } else if (typeof value === typeof was) {
+      change[field] = sameType(was, value);
+    }
+  }
+  return { change, empty };
+}
+/** `value`, checked above to be of the stored value's type, as that type. */
+function sameType<V>(_stored: V, value: unknown): V {
+  return value as V;
+}
+
 /**
  * The form state of one settings section shown as a card with its own save: the stored values,
  * the fields' errors from a 422 (`errors[].field`), and the save itself.
@@ -33,7 +81,7 @@ export function useSectionForm<S extends SettingsSection>(section: S, savedText:
   const [errors, setErrors] = useState<SectionFieldErrors<T>>({});
 
   useEffect(() => {
-    if (query.data) setForm(query.data as SectionForm<T>);
+    if (query.data) setForm(toSectionForm(query.data));
   }, [query.data]);
 
   const set = <K extends keyof T & string>(field: K, value: SectionForm<T>[K]) => {
@@ -43,31 +91,24 @@ export function useSectionForm<S extends SettingsSection>(section: S, savedText:
 
   const submit = () => {
     if (!form || !query.data) return;
-    const stored = query.data as Record<string, unknown>;
-    // Numbers as numbers; an emptied number input is named at its field and nothing is sent.
-    const payload: Record<string, unknown> = {};
-    const empty: Record<string, string> = {};
-    for (const [field, value] of Object.entries(form)) {
-      const numeric = typeof stored[field] === 'number' && typeof value === 'string';
-      if (numeric && value.trim() === '') empty[field] = 'is required';
-      payload[field] = numeric ? Number(value) : value;
-    }
-    setErrors(empty as SectionFieldErrors<T>);
+    const stored = query.data;
+    const { change, empty } = toSectionChange(form, stored);
+    setErrors(empty);
     if (Object.keys(empty).length > 0) return;
-    save.mutate(payload, {
+    save.mutate(change, {
       onSuccess: (saved) => {
-        setForm(saved as SectionForm<T>);
+        setForm(toSectionForm(saved));
         toast.success(savedText);
       },
       // The request-error handler has already shown the detail as a toast.
       onError: (error) => {
         if (!isApiError(error)) return;
-        const found: Record<string, string> = {};
-        for (const field of Object.keys(stored)) {
+        const found: SectionFieldErrors<T> = {};
+        for (const field of fieldsOf(stored)) {
           const message = error.fieldError(field);
           if (message) found[field] = message;
         }
-        setErrors(found as SectionFieldErrors<T>);
+        setErrors(found);
       },
     });
   };

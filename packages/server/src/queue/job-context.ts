@@ -2,7 +2,52 @@ import type { JobError, JobStats } from '@adam/contracts';
 import type { Logger } from '../logging.js';
 import type { EventBus } from '../lib/event-bus.js';
 import type { JobRepository, JobRow } from '../store/job.repository.js';
-import type { JobContext, JobOutcome } from './define-job.js';
+
+/** What a running job can do: report, record errors, remember finished URLs, and check whether to stop. */
+export interface JobContext {
+  readonly job: JobRow;
+  readonly workerId: string;
+  readonly urls: string[];
+  /** URLs finished by an earlier attempt (a restart resumes after them). */
+  readonly doneUrls: ReadonlySet<string>;
+  /** The job's figures as recorded so far (change them with record or progress). */
+  readonly stats: Readonly<JobStats>;
+  /**
+   * Takes new figures (and stage, progress) without writing them: for jobs that record many
+   * results and write their row less often than that (see flush).
+   */
+  record(update: { progress?: number; stage?: string; stats?: Partial<JobStats> }): void;
+  /** Writes the job row with the figures recorded so far and sends them (job_progress). */
+  flush(): void;
+  /** record, then flush. */
+  progress(update: {
+    progress?: number;
+    stage?: string;
+    stats?: Partial<JobStats>;
+    /** Also sent as segment_progress (the console's second progress bar). */
+    segments?: { processed: number; total: number };
+  }): void;
+  urlDone(url: string): void;
+  addError(error: Omit<JobError, 'at'>): void;
+  errorCount(): number;
+  setResult(result: Record<string, unknown>): void;
+  /** True once the job was cancelled or deleted, or its worker is stopping. */
+  shouldStop(): boolean;
+  cancelled(): boolean;
+}
+
+export type JobOutcome =
+  | { status: 'completed'; segments_created: number }
+  | { status: 'failed'; error: string }
+  /** The worker is stopping: the job goes back to the queue and resumes later. */
+  | { status: 'interrupted' };
+
+/** How a job that noticed it must stop ends: a cancel is final, a stopping worker requeues it. */
+export function stoppedOutcome(ctx: JobContext): JobOutcome {
+  return ctx.cancelled()
+    ? { status: 'completed', segments_created: ctx.stats.segments_created ?? 0 }
+    : { status: 'interrupted' };
+}
 
 export const parseJson = <T>(s: string, fallback: T): T => {
   try {
