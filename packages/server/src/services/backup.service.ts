@@ -311,7 +311,9 @@ export class BackupService {
     for (const b of this.list()) {
       const dir = path.join(this.root, b.id);
       const m = readManifest(dir);
-      if (m.ok) out.push({ dir, files: m.manifest.files });
+      // Only what a verify would accept: a hand-edited manifest may list any path.
+      if (m.ok && m.manifest.id === b.id)
+        out.push({ dir, files: m.manifest.files.filter((f) => isBackupPath(f.path)) });
     }
     return out;
   }
