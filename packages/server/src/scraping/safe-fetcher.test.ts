@@ -509,15 +509,18 @@ describe('SafeFetcher.fetchStream', () => {
   });
 
   it('does not count the time the caller spends between chunks as idleness', async () => {
+    // The idle bound is wide (a loaded machine stalling the local server must not look idle);
+    // the caller's one pause is the input under test, not a wait for something to happen: it
+    // is longer than the bound, so counting it as idleness would fail the read.
+    const IDLE_MS = 1_000;
     const res = await make().fetchStream(`${site.url}/huge?bytes=200000`, {
-      // Wide enough that a loaded machine stalling the local server does not look idle.
-      idleTimeoutMs: 300,
+      idleTimeoutMs: IDLE_MS,
       maxBytes: 1_000_000,
     });
     let bytes = 0;
     for await (const chunk of res.body) {
+      if (bytes === 0) await new Promise((r) => setTimeout(r, IDLE_MS * 1.5)); // a slow disk
       bytes += chunk.byteLength;
-      await new Promise((r) => setTimeout(r, 400)); // a slow disk, slower than the idle bound
     }
     expect(bytes).toBe(200_000);
   });
