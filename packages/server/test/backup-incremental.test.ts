@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { Backup, BackupVerification } from '@adam/contracts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/errors.js';
 import { BackupService, UPLOAD_DISK_RESERVE_BYTES } from '../src/services/backup.service.js';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
+import { closedAfterEach } from './closed-after-each.js';
 
 /**
  * Backups that cost what changed (issue 28): the index's files shared as hard links with the
@@ -16,15 +17,7 @@ import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
  * listed, verified and restored.
  */
 
-let servers: TestServer[] = [];
-let extra: BackupService[] = [];
-
-afterEach(async () => {
-  for (const b of extra) await b.close();
-  for (const s of servers) await s.close();
-  servers = [];
-  extra = [];
-});
+const { servers, extra } = closedAfterEach();
 
 async function seeded() {
   const s = await startServer();

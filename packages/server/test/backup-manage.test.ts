@@ -3,22 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { AuditEntry, Backup, BackupVerification } from '@adam/contracts';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/errors.js';
 import { BackupService } from '../src/services/backup.service.js';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, tempDir, type TestServer } from './helpers.js';
 import { until } from './until.js';
+import { closedAfterEach } from './closed-after-each.js';
 
-let servers: TestServer[] = [];
-let extra: BackupService[] = [];
-
-afterEach(async () => {
-  for (const b of extra) await b.close();
-  for (const s of servers) await s.close();
-  servers = [];
-  extra = [];
-});
+const { servers, extra } = closedAfterEach();
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;

@@ -3,20 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AUTO_BACKUP_RETENTION, MANUAL_BACKUP_RETENTION } from '@adam/contracts';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BackupService } from '../src/services/backup.service.js';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
+import { closedAfterEach } from './closed-after-each.js';
 
-let servers: TestServer[] = [];
-let extra: BackupService[] = [];
-
-afterEach(async () => {
-  for (const b of extra) await b.close();
-  for (const s of servers) await s.close();
-  servers = [];
-  extra = [];
-});
+const { servers, extra } = closedAfterEach();
 
 async function seeded() {
   const s = await startServer();
