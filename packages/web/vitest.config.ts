@@ -19,6 +19,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // vitest's default in a run is one worker per core less one: one on a 2-core machine.
+    maxWorkers: Math.max(2, os.availableParallelism()),
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     // Read by src/test/setup.ts (inject) for testing-library's waits (findBy…, waitFor).

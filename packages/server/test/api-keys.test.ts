@@ -10,7 +10,7 @@ const sockets: WebSocket[] = [];
 beforeAll(async () => {
   s = await startServer();
   admin = await s.login();
-}, 60_000);
+});
 afterEach(() => {
   for (const ws of sockets.splice(0)) ws.terminate();
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   s = await startServer();
   adminKey = await s.login();
   viewer = await createRoleUser(s, adminKey, 'viewer');
-}, 60_000);
+});
 afterAll(() => s?.close());
 
 const search = async (query: string) => {
@@ -287,7 +287,7 @@ describe('the command line', () => {
     } finally {
       db.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('refused calls past the flood bound', () => {

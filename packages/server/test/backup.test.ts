@@ -8,6 +8,7 @@ import { BackupService } from '../src/services/backup.service.js';
 import { ARTICLES } from './corpus.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
 import { closedAfterEach } from './closed-after-each.js';
+import { until } from './until.js';
 
 const { servers, extra } = closedAfterEach();
 
@@ -57,16 +58,6 @@ function fastService(s: TestServer, msPerMinute: number) {
   });
   extra.push(b);
   return b;
-}
-
-async function waitFor<T>(fn: () => T | undefined | false, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('backups', () => {
@@ -498,14 +489,14 @@ describe('backups', () => {
       return backup(...a);
     });
     const running = svc.create('manual');
-    await waitFor(() => svc.health().details?.running === 'backup', 2000);
+    await until(() => svc.health().details?.running === 'backup');
     const r1 = await s.api(`/api/v1/admin/maintenance/restore/${b.id}`, { method: 'POST', key });
     expect(r1.status).toBe(409);
     expect(r1.body.detail).toBe('A backup is already running: try again when it ends');
     expect((await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key })).status).toBe(
       409,
     );
-    await waitFor(() => release !== undefined, 2000);
+    await until(() => release !== undefined);
     release();
     await running;
     spyBackup.mockRestore();
@@ -517,7 +508,7 @@ describe('backups', () => {
       return reconcile();
     });
     const restoring = svc.restore(b.id);
-    await waitFor(() => spyReconcile.mock.calls.length > 0, 5000);
+    await until(() => spyReconcile.mock.calls.length > 0);
     const r3 = await s.api('/api/v1/admin/maintenance/backup', { method: 'POST', key });
     expect(r3.status).toBe(409);
     expect(r3.body.detail).toBe('A restore is already running: try again when it ends');
@@ -570,10 +561,10 @@ describe('backups', () => {
     expect((await setGeneral({ auto_backup: true, backup_frequency: 60 })).status).toBe(200);
     expect(svc.health().details).toMatchObject({ auto_backup: true, frequency_minutes: 60 });
     expect(svc.health().details?.next_due_at).not.toBeNull();
-    const first = await waitFor(() => svc.list().find((b) => b.reason === 'auto'), 5000);
+    const first = await until(() => svc.list().find((b) => b.reason === 'auto'));
     expect(first.counts.snippets).toBeGreaterThan(0);
     // And again one frequency later.
-    await waitFor(() => svc.list().filter((b) => b.reason === 'auto').length >= 2, 5000);
+    await until(() => svc.list().filter((b) => b.reason === 'auto').length >= 2);
     const [newest, older] = svc.list();
     expect(Date.parse(newest!.created_at) - Date.parse(older!.created_at)).toBeGreaterThanOrEqual(
       590,

@@ -98,7 +98,7 @@ describe('adam CLI: .env, the data directory it names, restore that asks and kee
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`Data directory: ${dataDir} (ADAM_DATA_DIR in ${envFile})`);
     expect(r.out).toContain(backupId);
-  }, 60_000);
+  });
 
   it('lets a variable set in the environment win over the file, as npm start does', async () => {
     const other = tempDir();
@@ -106,7 +106,7 @@ describe('adam CLI: .env, the data directory it names, restore that asks and kee
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain(`Data directory: ${other} (ADAM_DATA_DIR in the environment)`);
     expect(r.out).toContain('No backups.');
-  }, 60_000);
+  });
 
   it('refuses to restore with nobody to ask and no --yes, and changes nothing', async () => {
     const before = snippetCount(dataDir);
@@ -117,7 +117,7 @@ describe('adam CLI: .env, the data directory it names, restore that asks and kee
     expect(snippetCount(dataDir)).toBe(before);
     const list = await run(['backups'], { ADAM_ENV_FILE: envFile });
     expect(list.out).not.toContain('safety');
-  }, 60_000);
+  });
 
   it('asks on a terminal and restores nothing on "n"', async () => {
     const before = snippetCount(dataDir);
@@ -141,7 +141,7 @@ describe('adam CLI: .env, the data directory it names, restore that asks and kee
     expect(r.out).toContain('Nothing restored.');
     expect(r.code).toBe(1);
     expect(snippetCount(dataDir)).toBe(before);
-  }, 60_000);
+  });
 
   it('with --yes makes a safety backup first, listed as such, then restores', async () => {
     const changed = snippetCount(dataDir);

@@ -44,7 +44,7 @@ let admin: string;
 beforeAll(async () => {
   s = await startServer();
   admin = await s.login();
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
 });

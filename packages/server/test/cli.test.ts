@@ -115,13 +115,13 @@ describe('adam CLI maintenance commands', () => {
     expect(fs.existsSync(path.join(m![2]!, 'manifest.json'))).toBe(true);
     expect(fs.existsSync(path.join(m![2]!, 'adam.db'))).toBe(true);
     expect(r.out).toContain(`${snippets} snippets, ${snippets} vectors`);
-  }, 60_000);
+  });
 
   it('backups lists it', async () => {
     const r = await runCli(dataDir, 'backups');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`^${backupId} .* manual .* ${snippets} snippets$`, 'm'));
-  }, 60_000);
+  });
 
   it('restore ID puts the data back as it was', async () => {
     readDb(dataDir, (db) =>
@@ -135,7 +135,7 @@ describe('adam CLI maintenance commands', () => {
     expect(r.out).toContain(`${snippets} snippets, ${snippets} vectors`);
     expect(snippetCount(dataDir)).toBe(snippets);
     expect(indexCount(dataDir)).toBe(snippets);
-  }, 60_000);
+  });
 
   it('restore of an unknown backup exits 1 with a message', async () => {
     const r = await runCli(dataDir, 'restore', 'nope', '--yes');
@@ -144,7 +144,7 @@ describe('adam CLI maintenance commands', () => {
     const missing = await runCli(dataDir, 'restore');
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('restore needs a backup id');
-  }, 60_000);
+  });
 
   it('restore of a damaged backup exits 1 naming the file, and changes nothing', async () => {
     const dir = path.join(dataDir, 'backups', backupId);
@@ -158,7 +158,7 @@ describe('adam CLI maintenance commands', () => {
       `Error: Backup ${backupId} is damaged: index/manifest.json is missing`,
     );
     expect(snippetCount(dataDir)).toBe(snippets - 1);
-  }, 60_000);
+  });
 
   it('reindex re-embeds every snippet and leaves as many vectors as snippets', async () => {
     // Drop the stored vectors and the index: only re-embedding can bring them back.
@@ -183,7 +183,7 @@ describe('adam CLI maintenance commands', () => {
         .get(),
     );
     expect(state).toEqual({ n: rows, pending: 0, embedded: rows });
-  }, 60_000);
+  });
 
   it('backup, restore and reindex on a read-only data dir say so in one line and exit 1', async (ctx) => {
     const dir = readOnlyDataDir();
@@ -200,14 +200,14 @@ describe('adam CLI maintenance commands', () => {
       // Only the line naming the directory it would have acted on.
       expect(r.out, name).toBe(`Data directory: ${dir} (ADAM_DATA_DIR in the environment)\n`);
     }
-  }, 60_000);
+  });
 
   it('names an unknown command and exits 2', async () => {
     const r = await runCli(dataDir, 'frobnicate');
     expect(r.code).toBe(2);
     expect(r.err).toContain('Unknown command: frobnicate');
     expect(r.err).toContain('reindex');
-  }, 60_000);
+  });
 });
 
 describe('adam with no command, adam serve', () => {
@@ -217,7 +217,7 @@ describe('adam with no command, adam serve', () => {
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^Usage: adam <command>/);
     expect(r.out).toMatch(/^ {2}serve {9}start the API and console$/m);
-  }, 60_000);
+  });
 
   it('serve starts a server; backup, restore and reindex refuse while it runs', async () => {
     const dir = tempDir();
@@ -225,7 +225,6 @@ describe('adam with no command, adam serve', () => {
     const server = spawnCli(dir, ['serve'], { PORT: '0' });
     const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/;
     await until(() => listening.test(server.output()) || server.child.exitCode !== null, {
-      timeout: 30_000,
       what: () => `the server to listen:\n${server.output()}`,
     });
     const port = listening.exec(server.output())?.[1];

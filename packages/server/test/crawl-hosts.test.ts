@@ -107,5 +107,5 @@ describe('a crawl over several hosts', () => {
       await s.close();
       for (const site of sites) await site.close();
     }
-  }, 90_000);
+  });
 });

@@ -171,7 +171,7 @@ describe('crawl a site (embedded queue)', () => {
     expect(crawl.fetched).toBe(3);
     expect(crawl.queued).toBeGreaterThan(0);
     expect((await frontier(s, key, jobId, '&status=pending')).length).toBe(crawl.queued);
-  }, 60_000);
+  });
 
   it('refuses bad requests with a clear detail', async () => {
     const bad = async (body: unknown, status: number, detail: string) => {
@@ -211,7 +211,7 @@ describe('crawl politeness and lifecycle', () => {
       await s.close();
       await site.close();
     }
-  }, 90_000);
+  });
 
   it('backs off a host that answers 429, for its Retry-After', async () => {
     const site = await startCrawlSite({ retryAfterS: 1 });
@@ -233,7 +233,7 @@ describe('crawl politeness and lifecycle', () => {
       await s.close();
       await site.close();
     }
-  }, 60_000);
+  });
 
   it('stops a cancelled crawl, keeping the rest of its frontier pending', async () => {
     const site = await startCrawlSite({ pages: 200 });
@@ -247,7 +247,7 @@ describe('crawl politeness and lifecycle', () => {
         use_sitemaps: false,
       });
       await until(() => (crawlOf(s.adam.services.jobs.get(jobId))?.fetched ?? 0) >= 3, {
-        timeout: 30_000,
+        what: 'three pages fetched',
       });
       const r = await s.api(`/api/v1/sources/jobs/${jobId}/cancel`, { method: 'POST', key });
       expect(r.status).toBe(200);
@@ -260,7 +260,7 @@ describe('crawl politeness and lifecycle', () => {
       await s.close();
       await site.close();
     }
-  }, 60_000);
+  });
 
   it('resumes after a server restart without fetching a recorded page again', async () => {
     const site = await startCrawlSite({ pages: 40 });
@@ -277,7 +277,7 @@ describe('crawl politeness and lifecycle', () => {
         use_sitemaps: false,
       });
       await until(() => (crawlOf(s.adam.services.jobs.get(jobId))?.stored ?? 0) >= 5, {
-        timeout: 30_000,
+        what: 'five pages stored',
       });
     } finally {
       await s.close();

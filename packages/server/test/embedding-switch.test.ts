@@ -190,7 +190,7 @@ describe('switching the embedding model', () => {
     expect(s.adam.services.engine.id).toBe(tiny.id);
     expect(s.adam.services.index.dimension).toBe(64);
     expect((await vectorSearch(s, key, probe.query))[0]!.id).toBe(probe.id);
-  }, 60_000);
+  });
 
   it('embeds a text saved in the new space and finds it', async () => {
     const saved = await saveText(
@@ -204,7 +204,7 @@ describe('switching the embedding model', () => {
     expect((await vectorSearch(s, key, wordsOf(row.text)))[0]!.id).toBe(row.id);
     expect(rowsState(s)).toMatchObject({ embedders: [tiny.id], pending: 0 });
     ids.push(...saved.snippet_ids);
-  }, 60_000);
+  });
 
   it('switches back to the built-in embedder', async () => {
     const { job_id } = s.adam.services.embeddingSwitch.switchTo(BUILTIN);
@@ -220,7 +220,7 @@ describe('switching the embedding model', () => {
     });
     expect((await vectorSearch(s, key, probe.query))[0]!.id).toBe(probe.id);
     sideFilesGone(s);
-  }, 60_000);
+  });
 });
 
 describe('a switch that does not finish', () => {

@@ -146,7 +146,6 @@ describe('an export written on its own thread', () => {
       expect(rows).toHaveLength(ROWS);
       expect(bytes.equals(Buffer.from(wholeFile(rows, format, exportedAt), 'utf8'))).toBe(true);
     },
-    60_000,
   );
 
   it('sends the ids asked for in their order, with their embeddings, as the whole file', async () => {
@@ -161,7 +160,7 @@ describe('an export written on its own thread', () => {
     };
     expect(first.id).toBe(1);
     expect(first.embedding).toBeNull(); // row 1 is the first of every eighth: no vector
-  }, 60_000);
+  });
 
   it('ends each export’s thread with its file', async () => {
     await until(() => s.adam.services.snippets.exportThreadStats.threads === 0, {

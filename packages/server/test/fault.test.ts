@@ -22,7 +22,6 @@ async function startProcess(dataDir: string) {
   const port = await until(
     () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())?.[1],
     {
-      timeout: 20_000,
       interval: 50,
       what: () => `the server to listen (output: ${proc.output()})`,
     },
@@ -77,7 +76,7 @@ describe('a server killed in the middle of a job', () => {
         const j = await server.call(`/sources/jobs/${id}`);
         return ['completed', 'failed'].includes(j.status) && j;
       },
-      { timeout: 30_000, interval: 50, what: 'the job to end after the restart' },
+      { interval: 50, what: 'the job to end after the restart' },
     );
     expect(job.status).toBe('completed');
     expect((job.stats.urls_done ?? 0) + (job.stats.urls_failed ?? 0)).toBe(urls.length);

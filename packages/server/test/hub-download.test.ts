@@ -422,7 +422,7 @@ describe('downloadRepo', () => {
     );
     expect(partSize(d.stagingDir, 'config.json')).toBeLessThan(size(FILES['config.json']));
     expectUntouched(d);
-  }, 10_000);
+  });
 
   it('answers size for a file longer than listed, stopping at the listed size', async () => {
     // The hub sends the file, then bytes without end and without a Content-Length.
@@ -433,7 +433,7 @@ describe('downloadRepo', () => {
     expect(err.message).toMatch(/^config\.json: the hub sent more than /);
     expect(fs.existsSync(path.join(d.stagingDir, 'config.json.part'))).toBe(false);
     expectUntouched(d);
-  }, 10_000);
+  });
 
   it('answers checksum for a small file whose git blob id differs from the listing', async () => {
     const d = installedBefore();

@@ -63,7 +63,7 @@ beforeAll(async () => {
   dataDir = tempDir();
   linkSharedModel(dataDir);
   dir = tempDir('adam-import-file-');
-}, 60_000);
+});
 
 it('refuses a file with a bad line, naming it, and imports nothing', async () => {
   const file = path.join(dir, 'bad.jsonl');
@@ -73,7 +73,7 @@ it('refuses a file with a bad line, naming it, and imports nothing', async () =>
   expect(r.code).toBe(1);
   expect(r.err).toContain(`line ${lines + 1}: text: required`);
   expect(rows(dataDir)).toEqual([]);
-}, 60_000);
+});
 
 it('imports an export, reusing its vectors, and indexes it', async () => {
   const file = path.join(dir, 'export.jsonl');
@@ -97,4 +97,4 @@ it('imports an export, reusing its vectors, and indexes it', async () => {
     );
     expect(s).toMatchObject({ source_url: 'https://a.example/stoa', index_pending: 0 });
   }
-}, 60_000);
+});

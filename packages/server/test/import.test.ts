@@ -146,7 +146,7 @@ describe('round trip into a fresh ADAM', () => {
     const { job } = await importAndWait(b, keyB, exported);
     expect(job.status, JSON.stringify(job.errors)).toBe('completed');
     result = job.metadata.result as Record<string, number>;
-  }, 60_000);
+  });
 
   it('gives the same snippets: texts, sources, themes, quality, language, metadata', () => {
     const strip = ({ embedding: _e, index_pending: _p, ...r }: Row) => r;
@@ -271,7 +271,7 @@ describe('refusals: nothing is imported', () => {
   beforeAll(async () => {
     small = await startServer({ build: { importMaxBytes: 64 * 1024 } });
     keyS = await small.login();
-  }, 60_000);
+  });
   afterAll(async () => {
     await small?.close();
   });

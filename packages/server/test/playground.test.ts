@@ -18,7 +18,7 @@ beforeAll(async () => {
     },
   });
   key = await s.login();
-}, 60_000);
+});
 afterAll(async () => {
   await s.close();
   await site.close();

@@ -52,7 +52,7 @@ describe('server process', () => {
     const p = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
     const port = await until(
       () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(p.output().out)?.[1],
-      { timeout: 20_000, what: () => `the server to listen:\n${p.output().out}` },
+      { what: () => `the server to listen:\n${p.output().out}` },
     );
     const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
     expect(health.status).toBe(200);
@@ -64,13 +64,13 @@ describe('server process', () => {
     const messages = db.prepare('SELECT message FROM logs').pluck().all() as string[];
     db.close();
     expect(messages.some((m) => m.includes('SIGTERM received'))).toBe(true);
-  }, 30_000);
+  });
 
   it('refuses to start on a bad setting, naming it, with exit code 2', async () => {
     const p = startProcess({ PORT: 'eighty', ADAM_DATA_DIR: tempDir() });
     expect(await p.exited).toBe(2);
     expect(p.output().err).toContain('PORT="eighty"');
-  }, 30_000);
+  });
 });
 
 /** A server listening on a fresh data directory (which it holds). */
@@ -79,7 +79,6 @@ async function firstServer() {
   linkSharedModel(dataDir);
   const first = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
   await until(() => /listening on/.test(first.output().out), {
-    timeout: 20_000,
     what: () => `the first server to listen:\n${first.output().out}`,
   });
   return { dataDir, first };
@@ -104,7 +103,7 @@ describe('start-up refusals', () => {
     } finally {
       await new Promise((r) => busy.close(r));
     }
-  }, 30_000);
+  });
 
   it('refuses a second server on the same data directory, naming the first', async () => {
     const { dataDir, first } = await firstServer();
@@ -121,7 +120,7 @@ describe('start-up refusals', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
-  }, 40_000);
+  });
 
   it('takes over the lock a killed server left behind', async () => {
     const { dataDir, first } = await firstServer();
@@ -131,12 +130,11 @@ describe('start-up refusals', () => {
 
     const second = startProcess({ PORT: '0', ADAM_DATA_DIR: dataDir });
     await until(() => /listening on/.test(second.output().out), {
-      timeout: 20_000,
       what: () => `the second server to listen:\n${second.output().out}`,
     });
     const lock = JSON.parse(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8'));
     expect(lock.pid).toBe(second.child.pid);
-  }, 40_000);
+  });
 });
 
 // `npm start` and `npm run worker` as a process supervisor runs them: a signal to npm's pid must
@@ -159,7 +157,6 @@ describe('npm start and npm run worker under a supervisor', () => {
       });
       pgid = npm.pid;
       await until(() => npm.output().includes('ADAM listening on'), {
-        timeout: 30_000,
         what: () => `the server to listen:\n${npm.output()}`,
       });
       expect(await portOpen(port)).toBe(true);
@@ -170,7 +167,7 @@ describe('npm start and npm run worker under a supervisor', () => {
       expect(await portOpen(port)).toBe(false);
       expect(npm.output()).toContain(`${signal} received: finishing requests and closing`);
       expect(fs.existsSync(path.join(dataDir, 'server.lock'))).toBe(false);
-    }, 60_000);
+    });
   }
 
   it("reads the repository's .env, where a variable set in the environment wins", async () => {
@@ -197,7 +194,6 @@ describe('npm start and npm run worker under a supervisor', () => {
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     await until(() => out.includes('ADAM listening on'), {
-      timeout: 30_000,
       what: () => `the server to listen:\n${out}`,
     });
     expect(out).toContain(`read ${path.join(root, '.env')}`);
@@ -207,8 +203,8 @@ describe('npm start and npm run worker under a supervisor', () => {
     expect(await portOpen(filePort)).toBe(true);
     expect(await portOpen(envPort)).toBe(false);
     process.kill(child.pid!, 'SIGTERM');
-    await until(() => !groupAlive(pgid!), { timeout: 10_000, what: 'the server to stop' });
-  }, 60_000);
+    await until(() => !groupAlive(pgid!), { what: 'the server to stop' });
+  });
 
   it.skipIf(!HAS_REDIS)(
     'npm run worker: SIGTERM to npm stops the worker and leaves no process',
@@ -224,7 +220,6 @@ describe('npm start and npm run worker under a supervisor', () => {
         });
         pgid = npm.pid;
         await until(() => /waiting for jobs/.test(npm.output()), {
-          timeout: 30_000,
           what: () => `the worker to start:\n${npm.output()}`,
         });
         process.kill(npm.pid!, 'SIGTERM');
@@ -235,7 +230,6 @@ describe('npm start and npm run worker under a supervisor', () => {
         await redis.stop();
       }
     },
-    60_000,
   );
   if (!HAS_REDIS) it.skip(REDIS_SKIP_REASON, () => {});
 });

@@ -63,7 +63,7 @@ describe.skipIf(!HAS_CURL)("the README's walkthrough, pasted as written", () => 
       'URLS',
       `'${JSON.stringify(urls)}'`,
     );
-  }, 60_000);
+  });
   afterAll(async () => {
     await s?.close();
     site?.server.close();

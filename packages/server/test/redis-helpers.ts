@@ -20,7 +20,6 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
     },
   );
   await until(() => portOpen(port), {
-    timeout: 5000,
     interval: 50,
     what: `redis-server to listen on ${port}`,
   });
@@ -90,7 +89,6 @@ export async function startPersistentRedis(dir: string): Promise<{
       { stdio: 'ignore' },
     );
     await until(() => portOpen(port), {
-      timeout: 5000,
       interval: 50,
       what: `redis-server to listen on ${port}`,
     });

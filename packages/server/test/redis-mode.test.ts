@@ -137,7 +137,7 @@ describe.skipIf(!HAS_REDIS)(
           const { stats } = s!.adam.services.jobs.get(id);
           return (stats.urls_done ?? 0) + (stats.urls_failed ?? 0) >= 2;
         },
-        { timeout: 20_000, what: 'two URLs of the job done by the first worker' },
+        { what: 'two URLs of the job done by the first worker' },
       );
       first.kill('SIGKILL');
       const hitsAtKill = site.hits.length;

@@ -85,7 +85,7 @@ beforeAll(async () => {
   const job = await jobEnd(summary.job_id);
   expect(job.metadata.result).toMatchObject({ imported: TEXTS.length, rejected: 0 });
   runner = new OnnxRunner({ modelsRoot: path.join(s.dataDir, 'models') });
-}, 90_000);
+});
 
 afterAll(async () => {
   await runner?.close();
@@ -179,7 +179,7 @@ describe('with the tiny cross-encoder installed', () => {
     const m = (await api('GET', `/admin/models/${rerankerId}`)).body;
     expect(m).toMatchObject({ type: 'reranker', status: 'installed', error: null });
     rerankerDir = m.local_path;
-  }, 60_000);
+  });
 
   it('lists it as a reranker and tests it through the ONNX runner', async () => {
     const list = (await api('GET', '/admin/models')).body.models as {

@@ -58,7 +58,7 @@ beforeAll(async () => {
       role: op['x-required-role'],
     })),
   );
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
       'Bakers fold the dough, let it ferment overnight and bake it in a hot covered pot.',
     'Volcanoes and bread',
   );
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
 });

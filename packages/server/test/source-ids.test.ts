@@ -16,7 +16,7 @@ beforeAll(async () => {
   s = await startServer({ env: { ADAM_FETCH_ALLOW: `127.0.0.1:${site.port}` } });
   await s.adam.reconciled;
   key = await s.login();
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
   await site?.close();

@@ -30,7 +30,7 @@ beforeAll(async () => {
   record('https://upload.test/report.pdf', 'file');
   record('https://import.test/notes', 'import');
   record('https://docs.test/imported', 'import');
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
 });

@@ -114,7 +114,7 @@ export async function startServerProcess(
     kill: async () => {
       killGroup(pid);
       await exited;
-      await until(() => !groupAlive(pid), { timeout: 10_000, what: 'the process group to end' });
+      await until(() => !groupAlive(pid), { what: 'the process group to end' });
     },
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');

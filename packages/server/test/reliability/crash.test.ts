@@ -62,7 +62,7 @@ describe('crash: between the steps of an index save', () => {
       figure: r.figure,
     });
     expect(r.failures).toEqual([]);
-  }, 60_000);
+  });
 });
 
 /** A small tmpfs for the data dir (root or CAP_SYS_ADMIN needed), unmounted in afterAll. */
@@ -191,5 +191,5 @@ describe('crash: a full disk', () => {
       figure: `${3 - new Set(problems.map((p) => p.split(':')[0])).size}/3 refused clearly, nothing half-stored, integrity ok after freeing space`,
     });
     expect(problems).toEqual([]);
-  }, 60_000);
+  });
 });

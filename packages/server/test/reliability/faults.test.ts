@@ -160,7 +160,7 @@ describe('faults are visible and healed', () => {
       (e: Error) => e,
     );
     expect(err?.message).toContain(dir);
-  }, 60_000);
+  });
 
   it('starts a reconcile on its own for an older store under a newer index, and says so', async () => {
     const dataDir = tempDir();
@@ -199,7 +199,7 @@ describe('faults are visible and healed', () => {
         const body = (await s!.api('/api/v1/health', { key })).body;
         return body.components.index.details.last_repair?.state === 'done' ? body : null;
       },
-      { timeout: 30_000, what: 'the reconcile to start on its own and finish' },
+      { what: 'the reconcile to start on its own and finish' },
     );
     expect(h.components.index.details.last_repair).toMatchObject({
       cause: 'store_index_disagreement',
@@ -235,7 +235,7 @@ describe('faults are visible and healed', () => {
         const body = (await s!.api('/api/v1/health', { key })).body;
         return body.components.data_dir.status === 'degraded' ? body : null;
       },
-      { timeout: 30_000, what: '/health to see the read-only data dir' },
+      { what: '/health to see the read-only data dir' },
     );
     expect(h.status).toBe('degraded');
     expect(h.components.data_dir.error).toBe(
@@ -246,7 +246,7 @@ describe('faults are visible and healed', () => {
     const anonymous = (await s.api('/api/v1/health')).body;
     expect(anonymous.components.data_dir.error).toContain('EROFS');
     expect(JSON.stringify(anonymous)).not.toContain(m.dir);
-  }, 60_000);
+  });
 
   it('refuses to start on a read-only data dir with one line and no stack', async (ctx) => {
     const m = mountedDataDir();
@@ -264,5 +264,5 @@ describe('faults are visible and healed', () => {
         'Make it writable (a read-only mount or its permissions), or set ADAM_DATA_DIR to another directory.',
     ]);
     expect(stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  });
 });

@@ -183,7 +183,7 @@ beforeAll(async () => {
         const st = (await s.api(`${API}/admin/models/${id}/progress`, { key })).body.status;
         return st !== 'downloading' && st;
       },
-      { timeout: 20_000, what: `model ${id}'s install to end` },
+      { what: `model ${id}'s install to end` },
     );
   expect(await settled(tinyId)).toBe('installed');
   expect(await settled(linkedId)).toBe('error');
@@ -211,7 +211,7 @@ beforeAll(async () => {
         !fs.readdirSync(indexDir).some((f) => f.endsWith('.replaced'))
       );
     },
-    { timeout: 20_000, what: 'the switch to the tiny embedder to end' },
+    { what: 'the switch to the tiny embedder to end' },
   );
 
   // Outside the data directory: a canary, and what the planted links point at.
@@ -229,7 +229,7 @@ beforeAll(async () => {
   fs.symlinkSync(path.join(outside, 'linked'), path.join(models, 'linked'), 'dir');
   fs.rmSync(path.join(models, '.staging'), { recursive: true, force: true });
   fs.symlinkSync(path.join(outside, 'staging'), path.join(models, '.staging'), 'dir');
-}, 90_000);
+});
 
 afterAll(async () => {
   await s?.close();

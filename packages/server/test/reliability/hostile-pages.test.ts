@@ -85,7 +85,7 @@ describe('hostile pages', () => {
     const r = await api(`/sources/jobs/${id}/cancel`, 'POST');
     expect(r.status).toBe(200);
     expect(r.body.status).toBe('cancelled');
-    await until(() => s.adam.services.engine.stats().busy === 0, { timeout: 30_000 });
+    await until(() => s.adam.services.engine.stats().busy === 0, {});
 
     const next = await ended(await submit(['/ok-3']));
     expect(next.status).toBe('completed');
@@ -100,7 +100,6 @@ describe('hostile pages', () => {
     const r = await api(`/sources/jobs/${id}/cancel`, 'POST');
     expect(r.body.status).toBe('cancelled');
     await until(() => site.trickles[0]!.closed, {
-      timeout: 5000,
       what: 'the fetcher to close the connection of /trickle',
     });
     const next = await ended(await submit(['/ok-4']));
@@ -118,6 +117,6 @@ describe('hostile pages', () => {
     await until(() => s.adam.services.engine.stats().busy > 0, { timeout: 60_000 });
     void s.close().then(() => (closed = true));
     // The page alone would hold the thread for minutes.
-    await until(() => closed, { timeout: 30_000, what: 'the server to close' });
+    await until(() => closed, { what: 'the server to close' });
   });
 });

@@ -17,7 +17,7 @@ let key: string;
 beforeAll(async () => {
   s = await startServer({ env: { ADAM_WORKERS: '0' } });
   key = await s.login();
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
 });

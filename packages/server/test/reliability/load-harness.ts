@@ -36,7 +36,7 @@ export async function startServeChild(
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const port = await until(
     () => /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())?.[1],
-    { timeout: 30_000, interval: 50, what: () => `the server to listen (${proc.output()})` },
+    { interval: 50, what: () => `the server to listen (${proc.output()})` },
   );
   const url = `http://127.0.0.1:${port}`;
   const login = await fetch(`${url}/api/v1/auth/login`, {
@@ -79,7 +79,6 @@ export async function startHelloWorld(): Promise<{ url: string; close: () => Pro
   proc.stdout.on('data', (d) => (out += d));
   const exited = new Promise<void>((r) => proc.once('exit', () => r()));
   const port = await until(() => /port (\d+)/.exec(out)?.[1], {
-    timeout: 10_000,
     what: 'the hello-world server to listen',
   });
   return {

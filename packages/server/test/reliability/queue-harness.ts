@@ -73,7 +73,6 @@ export function holder(rig: QueueRig, job: Job): WorkerChild | undefined {
 /** Waits until `ids` are all registered as running workers. */
 export async function workersRunning(rig: QueueRig, n: number): Promise<void> {
   await until(async () => (await rig.api('/admin/maintenance/workers/status')).body.running >= n, {
-    timeout: 30_000,
     interval: 100,
     what: `${n} workers registered`,
   });

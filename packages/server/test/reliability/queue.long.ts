@@ -85,13 +85,11 @@ describe.skipIf(!HAS_REDIS)(
       paused.kill('SIGSTOP');
       const t0 = performance.now();
       const stalled = await until(() => get().errors.find((e) => e.type === 'worker_stalled'), {
-        timeout: 30_000,
         interval: 50,
         what: () => `the stall reported (${JSON.stringify(get())})`,
       });
       const reportedMs = performance.now() - t0;
       await until(() => get().worker_id !== pausedId, {
-        timeout: 30_000,
         what: 'the other worker to take the job',
       });
       // The paused worker comes back and goes on: its late results count once, its end not at all.

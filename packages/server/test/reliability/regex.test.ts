@@ -43,7 +43,7 @@ beforeAll(async () => {
     },
   });
   key = await s.login();
-}, 60_000);
+});
 afterAll(async () => {
   await s?.close();
   await new Promise((r) => wiki?.close(r));

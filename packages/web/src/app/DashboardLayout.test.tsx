@@ -80,9 +80,7 @@ describe('header', () => {
     renderApp('/dashboard/overview');
     const u = userEvent.setup();
     await waitFor(() => expect(callsTo('GET', '/metrics/realtime').length).toBeGreaterThan(0));
-    await waitFor(() => expect(callsTo('GET', '/metrics/realtime').length).toBeGreaterThan(1), {
-      timeout: 2500,
-    });
+    await waitFor(() => expect(callsTo('GET', '/metrics/realtime').length).toBeGreaterThan(1));
 
     const toggle = screen.getByRole('switch', { name: 'Monitoring On' });
     expect(toggle).toBeChecked();

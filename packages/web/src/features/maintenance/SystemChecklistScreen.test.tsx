@@ -130,9 +130,7 @@ describe('System Checklist', () => {
     expect(screen.getByText('state: loading the saved index')).toBeInTheDocument();
     expect(screen.getAllByText(/healthy · 1 starting/).length).toBeGreaterThan(0);
     // Asked again on its own (STARTING_REFETCH_MS), without a click on Refresh.
-    expect(
-      await screen.findByLabelText('Vector index: healthy', {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByLabelText('Vector index: healthy')).toBeInTheDocument();
   });
 
   it('status rules: workers and websocket', () => {

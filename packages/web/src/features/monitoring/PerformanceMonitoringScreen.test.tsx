@@ -24,7 +24,7 @@ function setup(routes: Record<string, Route | Response> = {}, refreshMs = 5000) 
 /** The console at `path` once the lazily loaded screen is there (slow on a busy machine). */
 async function open(path: string) {
   const app = renderApp(path);
-  await screen.findByRole('heading', { name: 'Performance Monitoring' }, { timeout: 15_000 });
+  await screen.findByRole('heading', { name: 'Performance Monitoring' });
   return app;
 }
 

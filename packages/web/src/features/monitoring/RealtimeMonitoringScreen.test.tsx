@@ -45,7 +45,7 @@ const requestUpdates = () =>
 /** The console at `path` once the lazily loaded screen is there (slow on a busy machine). */
 async function open(path: string) {
   const app = renderApp(path);
-  await screen.findByRole('heading', { name: 'Centre de Contrôle ADAM' }, { timeout: 15_000 });
+  await screen.findByRole('heading', { name: 'Centre de Contrôle ADAM' });
   return app;
 }
 

@@ -37,7 +37,7 @@ async function openScreen() {
   renderApp(PATH);
   const u = userEvent.setup();
   // The first lazy load of the screen's chunk is slow on a busy machine.
-  await screen.findByRole('form', { name: 'Analyze' }, { timeout: 15_000 });
+  await screen.findByRole('form', { name: 'Analyze' });
   return u;
 }
 

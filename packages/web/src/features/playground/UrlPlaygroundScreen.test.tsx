@@ -64,7 +64,7 @@ function routes(extra: Record<string, Route | Response> = {}) {
 async function openScreen() {
   const app = renderApp(PATH);
   const u = userEvent.setup();
-  await screen.findByRole('form', { name: 'Scrap URL' }, { timeout: 15_000 });
+  await screen.findByRole('form', { name: 'Scrap URL' });
   return { u, app };
 }
 
@@ -193,7 +193,7 @@ describe('URL Playground: the edit-rules link', () => {
     await waitFor(() =>
       expect(app.location()).toBe('/dashboard/settings/scraping?domain=example.org'),
     );
-    const row = await screen.findByRole('row', { current: true }, { timeout: 15_000 });
+    const row = await screen.findByRole('row', { current: true });
     expect(row).toHaveAttribute('data-domain', 'example.org');
   });
 });

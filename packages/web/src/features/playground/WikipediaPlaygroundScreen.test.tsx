@@ -66,7 +66,7 @@ async function openScreen() {
   renderApp(PATH);
   const u = userEvent.setup();
   // The first lazy load of the screen's chunk is slow on a busy machine.
-  await screen.findByRole('form', { name: 'Fetch article' }, { timeout: 15_000 });
+  await screen.findByRole('form', { name: 'Fetch article' });
   return u;
 }
 

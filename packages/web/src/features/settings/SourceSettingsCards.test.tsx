@@ -30,7 +30,7 @@ const echo: Route = (call) => json((call.body as { settings: Record<string, unkn
 
 /** The card under its heading; the first screen of a run loads lazily, slowly on a busy machine. */
 const card = async (title: string) =>
-  (await screen.findByRole('heading', { name: title }, { timeout: 15_000 })).closest(
+  (await screen.findByRole('heading', { name: title })).closest(
     '.mantine-Paper-root',
   ) as HTMLElement;
 

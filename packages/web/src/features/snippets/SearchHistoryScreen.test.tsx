@@ -8,7 +8,6 @@ import { adminUser, loggedIn } from '../../test/session';
 
 const PATH = '/dashboard/snippets/history';
 /** The first find waits for the screen's lazy module too (slow on a busy machine). */
-const LOADED = { timeout: 15_000 };
 
 const entry = (id: number, over: Partial<SearchHistoryEntry> = {}): SearchHistoryEntry => ({
   id,
@@ -82,7 +81,7 @@ describe('Snippets → Search history', () => {
     });
     renderApp(PATH);
     const u = userEvent.setup();
-    expect(await screen.findByText('42', {}, LOADED)).toBeInTheDocument();
+    expect(await screen.findByText('42')).toBeInTheDocument();
     expect(screen.getByText('Bee pollination')).toBeInTheDocument();
     expect(screen.getByText('quantum bees')).toBeInTheDocument();
     expect(screen.getByText('slow one')).toBeInTheDocument();
@@ -118,7 +117,7 @@ describe('Snippets → Search history', () => {
       'GET /search-history': json({ entries: [], next_cursor: null }),
     });
     renderApp(PATH);
-    expect(await screen.findByText('No searches recorded', {}, LOADED)).toBeInTheDocument();
+    expect(await screen.findByText('No searches recorded')).toBeInTheDocument();
     expect(await screen.findByText('Recording is off')).toBeInTheDocument();
     expect(screen.getAllByText('No searches in this period.')).toHaveLength(2);
   });
@@ -130,7 +129,7 @@ describe('Snippets → Search history', () => {
       'GET /search-history': json({ detail: 'database is locked' }, 500),
     });
     renderApp(PATH);
-    expect(await screen.findByText('Could not load the summary', {}, LOADED)).toBeInTheDocument();
+    expect(await screen.findByText('Could not load the summary')).toBeInTheDocument();
     expect(await screen.findByText('Could not load the search history')).toBeInTheDocument();
   });
 
@@ -143,7 +142,7 @@ describe('Snippets → Search history', () => {
     });
     renderApp(PATH);
     const u = userEvent.setup();
-    await u.click(await screen.findByRole('button', { name: 'Clear history' }, LOADED));
+    await u.click(await screen.findByRole('button', { name: 'Clear history' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/cannot be undone/)).toBeInTheDocument();
     expect(callsTo('DELETE', '/search-history')).toHaveLength(0);
@@ -159,7 +158,7 @@ describe('Snippets → Search history', () => {
       'GET /search-history': json({ entries: [entry(1)], next_cursor: null }),
     });
     renderApp(PATH);
-    expect(await screen.findByText('query 1', {}, LOADED)).toBeInTheDocument();
+    expect(await screen.findByText('query 1')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Clear history' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Delete the search/ })).toBeNull();
     expect(screen.getByRole('link', { name: 'Add "query 1" to evaluation set' })).toBeVisible();

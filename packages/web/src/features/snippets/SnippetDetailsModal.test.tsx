@@ -47,7 +47,7 @@ async function openSnippet(routes: Parameters<typeof mockFetch>[0]) {
   });
   renderApp('/dashboard/sources/snippets');
   const user = userEvent.setup();
-  await user.click(await screen.findByText(detailed.text, {}, { timeout: 10_000 }));
+  await user.click(await screen.findByText(detailed.text));
   const dialog = await screen.findByRole('dialog');
   return { ...mock, user, dialog };
 }
