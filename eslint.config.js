@@ -32,6 +32,7 @@ export default tseslint.config(
       '**/test-results/**',
       '**/playwright-report/**',
       '**/.e2e-data*/**',
+      '**/.test-compiled-*/**',
     ],
   },
   js.configs.recommended,

@@ -2,7 +2,10 @@
 // bundles src/ into a few files, so a start loads tens of modules instead of ~300 (loading and
 // compiling them was most of a start's 4-5 s before its first log line).
 //
-//   node scripts/bundle.mjs [outdir]      (default: dist, where `npm start` runs it from)
+//   node scripts/bundle.mjs [outdir] [--esm-only]
+//
+// outdir defaults to dist, where `npm start` runs it from. --esm-only leaves out main.cjs and its
+// code cache: the test run's compiled copy of src/ (test/global-setup.ts) needs only the entries.
 //
 // Layout: every entry keeps its path under src/ (main.js, cli.js, engine/analyze.worker.js, ...)
 // because the server finds its thread entries and files beside itself by relative URL
@@ -20,7 +23,9 @@ import { execFileSync } from 'node:child_process';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const src = path.join(serverRoot, 'src');
-const outdir = path.resolve(serverRoot, process.argv[2] ?? 'dist');
+const args = process.argv.slice(2);
+const esmOnly = args.includes('--esm-only');
+const outdir = path.resolve(serverRoot, args.find((a) => !a.startsWith('--')) ?? 'dist');
 const outName = path.basename(outdir);
 
 /** Entry files: the server, the CLI, and every module a thread or a require() loads by path. */
@@ -137,31 +142,35 @@ const cjsBanner = [
   // main.cjs sits at the output folder's root.
   `const __adamOut = __adamPathToFileURL(__dirname + '/').href;`,
 ].join('\n');
-const cjs = await build({
-  entryPoints: [path.join(src, 'main.ts')],
-  outfile: path.join(outdir, 'main.cjs'),
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  // import() becomes require(): a script from V8's code cache loses its import() callback
-  // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); the packages the server imports that way are
-  // CommonJS.
-  supported: { 'dynamic-import': false },
-  conditions: ['adam-source'],
-  external,
-  banner: { js: cjsBanner },
-  plugins: [importMetaPlugin],
-  sourcemap: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-});
-fs.copyFileSync(path.join(serverRoot, 'scripts', 'boot.cjs'), path.join(outdir, 'boot.cjs'));
-writeCodeCache(outdir);
+const cjs = esmOnly
+  ? null
+  : await build({
+      entryPoints: [path.join(src, 'main.ts')],
+      outfile: path.join(outdir, 'main.cjs'),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      // import() becomes require(): a script from V8's code cache loses its import() callback
+      // (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); the packages the server imports that way are
+      // CommonJS.
+      supported: { 'dynamic-import': false },
+      conditions: ['adam-source'],
+      external,
+      banner: { js: cjsBanner },
+      plugins: [importMetaPlugin],
+      sourcemap: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+      metafile: true,
+    });
+if (cjs) {
+  fs.copyFileSync(path.join(serverRoot, 'scripts', 'boot.cjs'), path.join(outdir, 'boot.cjs'));
+  writeCodeCache(outdir);
+}
 
 const outputs = Object.keys(result.metafile.outputs)
-  .concat(Object.keys(cjs.metafile.outputs))
+  .concat(Object.keys(cjs?.metafile.outputs ?? {}))
   .filter((f) => /\.c?js$/.test(f));
 console.log(
   `[bundle] ${outputs.length} files in ${path.relative(process.cwd(), outdir) || '.'} (${Math.round(performance.now() - started)} ms)`,

@@ -11,6 +11,7 @@ import { AuditRepository, type AuditRecord } from '../src/store/audit.repository
 import { openDatabase, type Db } from '../src/store/db.js';
 import { linkSharedModel, startServer, tempDir, type TestServer } from './helpers.js';
 import { createRoleUser, type RoleUser } from './role-users.js';
+import { adamNodeArgs } from './source-entry.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 let s: TestServer;
@@ -268,15 +269,11 @@ describe('the command line', () => {
   it('records a command that changes the data, as "cli"', async () => {
     const dataDir = tempDir();
     linkSharedModel(dataDir);
-    const child = spawn(
-      process.execPath,
-      ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', 'backup'],
-      {
-        cwd: serverRoot,
-        env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
-        stdio: 'ignore',
-      },
-    );
+    const child = spawn(process.execPath, [...adamNodeArgs('cli'), 'backup'], {
+      cwd: serverRoot,
+      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
+      stdio: 'ignore',
+    });
     const code = await new Promise((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
     const db = new Database(path.join(dataDir, 'adam.db'));

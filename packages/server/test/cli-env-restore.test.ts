@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir } from './helpers.js';
+import { adamNodeArgs } from './source-entry.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -21,14 +22,7 @@ function cli(args: string[], env: Record<string, string>, command?: string[]) {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('ADAM_')),
   ) as Record<string, string>;
-  const argv = [
-    process.execPath,
-    '--conditions=adam-source',
-    '--import',
-    'tsx',
-    'src/cli.ts',
-    ...args,
-  ];
+  const argv = [process.execPath, ...adamNodeArgs('cli'), ...args];
   // `script` (the one wrapper used) writes its transcript to the file named last: not into the tree.
   const [file, ...rest] = command ? [...command, argv.join(' '), '/dev/null'] : argv;
   const child = spawn(file!, rest, {

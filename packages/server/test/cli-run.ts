@@ -1,20 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { adamNodeArgs } from './source-entry.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const spawned: ChildProcess[] = [];
 
 /** Runs `adam ...args` from the sources on the data dir, as an operator at a terminal would. */
 export function runCli(dataDir: string, ...args: string[]) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...adamNodeArgs('cli'), ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   spawned.push(child);
   let out = '';
   let err = '';

@@ -5,7 +5,7 @@ import { parseUserCommand, UsageError } from '../src/cli-users.js';
 import { killCliProcesses, runCli } from './cli-run.js';
 import { startServer, type TestServer } from './helpers.js';
 
-/** Each command is a process started through tsx: seconds apiece on a busy machine. */
+/** Each command is a process of its own: seconds apiece on a busy machine. */
 const CLI_TEST_MS = 180_000;
 
 afterAll(killCliProcesses);

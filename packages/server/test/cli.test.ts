@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir } from './helpers.js';
 import { until } from './until.js';
+import { adamNodeArgs } from './source-entry.js';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 
@@ -43,15 +44,11 @@ function readOnlyDataDir(): string | null {
 }
 
 function spawnCli(dataDir: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...adamNodeArgs('cli'), ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ADAM_WEB_DIST: '', ADAM_DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   spawned.push(child);
   let out = '';
   let err = '';

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
@@ -5,6 +7,45 @@ import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
 /** One converted built-in model for the whole run; each test server's data dir links to it. */
 export const SHARED_MODEL_ROOT = path.join(os.tmpdir(), 'adam-test-model-cache');
 
-export default async function setup(): Promise<void> {
+const serverRoot = path.resolve(import.meta.dirname, '..');
+const COMPILED_PREFIX = '.test-compiled-';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A compiled copy of src/ for this run, beside src/ (so its packages resolve from the server's
+ * node_modules): the servers' threads and the processes the tests start load it rather than
+ * compiling the sources through tsx each time (see src/lib/entry-module.ts). Copies left by runs
+ * that were killed are removed.
+ */
+function compileSources(): string {
+  for (const name of fs.readdirSync(serverRoot)) {
+    const pid = Number(name.slice(COMPILED_PREFIX.length));
+    if (name.startsWith(COMPILED_PREFIX) && !alive(pid)) {
+      fs.rmSync(path.join(serverRoot, name), { recursive: true, force: true });
+    }
+  }
+  const dir = path.join(serverRoot, `${COMPILED_PREFIX}${process.pid}`);
+  execFileSync(
+    process.execPath,
+    [path.join(serverRoot, 'scripts', 'bundle.mjs'), dir, '--esm-only'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
+  return dir;
+}
+
+export default async function setup(): Promise<() => void> {
+  const compiled = compileSources();
+  process.env.ADAM_COMPILED_SOURCES = compiled;
   await prepareBuiltinModel(SHARED_MODEL_ROOT);
+  return () => fs.rmSync(compiled, { recursive: true, force: true });
 }

@@ -18,6 +18,7 @@ import {
 } from './process-tree.js';
 import { HAS_REDIS, REDIS_SKIP_REASON, startRedis } from './redis-helpers.js';
 import { until } from './until.js';
+import { adamNodeArgs } from './source-entry.js';
 
 const started: ChildProcess[] = [];
 afterEach(() => {
@@ -25,15 +26,11 @@ afterEach(() => {
 });
 
 function startProcess(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/main.ts'],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, adamNodeArgs('main'), {
+    cwd: serverRoot,
+    env: { ...process.env, ADAM_WEB_DIST: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

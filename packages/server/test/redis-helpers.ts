@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { freePort, portOpen, serverRoot } from './process-tree.js';
 import { until } from './until.js';
+import { adamNodeArgs } from './source-entry.js';
 
 /** Whether Debian's redis-server is installed; tests that need it skip (outside CI) when not. */
 export const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
@@ -34,20 +35,16 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   };
 }
 
-/** Runs `adam <args>` from the sources (tsx), like the built CLI would. */
+/** Runs `adam <args>` from the sources (compiled for the run, or tsx), like the built CLI would. */
 export function spawnCli(
   args: string[],
   env: Record<string, string>,
 ): ChildProcess & { output: () => string } {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', ...args],
-    {
-      cwd: serverRoot,
-      env: { ...process.env, ADAM_WEB_DIST: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...adamNodeArgs('cli'), ...args], {
+    cwd: serverRoot,
+    env: { ...process.env, ADAM_WEB_DIST: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

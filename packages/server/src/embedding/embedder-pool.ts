@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import { entryModule } from '../lib/entry-module.js';
 import type { PrepareOptions } from './builtin-model.js';
 import { BUILTIN_DIMENSION, BUILTIN_EMBEDDER_ID } from './builtin-embedder.js';
 import type { Embedder } from './embedder.js';
@@ -18,15 +17,12 @@ import type {
  *
  * Works from the compiled JS (dist/embedding/*.js) and from the .ts sources (vitest, tsx): a
  * .ts worker cannot run in Node 20 without a loader, so then workers start with tsx and the
- * adam-source export condition.
+ * adam-source export condition (see entryModule).
  */
-
-const SELF = import.meta.url;
-const SOURCE_MODE = SELF.endsWith('.ts');
 
 /** A module next to this one, in the same form (.ts sources or compiled .js). */
 export function siblingModule(baseName: string): string {
-  return fileURLToPath(new URL(`./${baseName}${SOURCE_MODE ? '.ts' : '.js'}`, SELF));
+  return entryModule(import.meta.url, `./${baseName}`).filename;
 }
 
 /** The worker module holding the embedding tasks. */
@@ -34,9 +30,8 @@ export const EMBEDDER_WORKER_FILE = siblingModule('embedder.worker');
 
 /** Node flags for a worker thread: how a .ts worker runs under vitest or tsx. */
 export function workerExecArgv(): string[] | undefined {
-  if (!SOURCE_MODE) return undefined; // compiled: inherit the parent's flags, as Node does
-  const tsx = pathToFileURL(createRequire(SELF).resolve('tsx')).href;
-  return ['--import', tsx, '--conditions=adam-source'];
+  // Compiled: inherit the parent's flags, as Node does.
+  return entryModule(import.meta.url, './embedder.worker').loaderFlags;
 }
 
 interface EmbedderPoolOptions extends PrepareOptions {

@@ -1,10 +1,6 @@
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
+import { entryModule } from '../lib/entry-module.js';
 import type { ExactResult, ExactTask } from './exact.worker.js';
-
-const SELF = import.meta.url;
-const SOURCE_MODE = SELF.endsWith('.ts');
 
 /**
  * A one-thread pool (piscina) running a module of this folder, from the compiled .js or from the
@@ -14,19 +10,13 @@ const SOURCE_MODE = SELF.endsWith('.ts');
  * Infinity): a pool made while the server starts costs nothing before it listens.
  */
 export function startPool(base: string): Piscina {
-  const filename = fileURLToPath(new URL(`./${base}.${SOURCE_MODE ? 'ts' : 'js'}`, SELF));
+  const entry = entryModule(import.meta.url, `./${base}`);
   return new Piscina({
-    filename,
+    filename: entry.filename,
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: Infinity,
-    ...(SOURCE_MODE && {
-      execArgv: [
-        '--import',
-        pathToFileURL(createRequire(SELF).resolve('tsx')).href,
-        '--conditions=adam-source',
-      ],
-    }),
+    ...(entry.loaderFlags && { execArgv: entry.loaderFlags }),
   });
 }
 

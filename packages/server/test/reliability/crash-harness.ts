@@ -7,6 +7,7 @@ import { groupAlive, killGroup, serverRoot } from '../process-tree.js';
 import { ARTICLES } from '../corpus.js';
 import { saveText, startServer, tempDir } from '../helpers.js';
 import { until } from '../until.js';
+import { adamNodeArgs } from '../source-entry.js';
 
 /**
  * The crash check's parts: a server run as its own process group (killed with SIGKILL, worker
@@ -35,23 +36,19 @@ export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=adam-source', '--import', 'tsx', 'src/cli.ts', 'serve'],
-    {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        ADAM_WEB_DIST: '',
-        PORT: '0',
-        ADAM_DATA_DIR: dataDir,
-        ADAM_WORKERS: '1',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
+  const child = spawn(process.execPath, [...adamNodeArgs('cli'), 'serve'], {
+    cwd: serverRoot,
+    env: {
+      ...process.env,
+      ADAM_WEB_DIST: '',
+      PORT: '0',
+      ADAM_DATA_DIR: dataDir,
+      ADAM_WORKERS: '1',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
