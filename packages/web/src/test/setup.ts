@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { afterEach, inject, vi } from 'vitest';
+import { afterEach, beforeEach, inject, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { FakeWebSocket } from './fakeSocket';
@@ -41,15 +41,33 @@ Object.defineProperty(window, 'scrollTo', { writable: true, value: () => {} });
 
 // jsdom lays nothing out, so Recharts' ResponsiveContainer measures 0 × 0 and warns at every
 // render; in a browser it has its size. Only that warning is dropped: any other one still shows.
-const consoleWarn = console.warn.bind(console);
-console.warn = (...args: unknown[]) => {
-  if (typeof args[0] === 'string' && /^The width\(\S*\) and height\(\S*\) of chart/.test(args[0]))
-    return;
-  consoleWarn(...args);
-};
+// Wrapped once per worker: files sharing it run this file again.
+const quietWarn = console.warn as typeof console.warn & { quietsChartSize?: true };
+if (!quietWarn.quietsChartSize) {
+  const consoleWarn = console.warn.bind(console);
+  console.warn = Object.assign(
+    (...args: unknown[]) => {
+      if (
+        typeof args[0] === 'string' &&
+        /^The width\(\S*\) and height\(\S*\) of chart/.test(args[0])
+      )
+        return;
+      consoleWarn(...args);
+    },
+    { quietsChartSize: true as const },
+  );
+}
 
 // No real socket in jsdom: the realtime channel talks to a fake tests can drive.
 window.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
+
+// Files share a worker's jsdom (isolate: false): each test starts from empty storage at /, even if
+// an effect of the file before wrote after that file's cleanup.
+beforeEach(() => {
+  window.sessionStorage.clear();
+  window.localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
 
 afterEach(() => {
   FakeWebSocket.reset();
@@ -58,4 +76,7 @@ afterEach(() => {
   window.sessionStorage.clear();
   window.localStorage.clear();
   vi.unstubAllGlobals();
+  // A file that faked the clock must not hand it to the next one sharing the worker (Mantine's
+  // Collapse opens on requestAnimationFrame, which fake timers hold).
+  vi.useRealTimers();
 });
