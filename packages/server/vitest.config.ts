@@ -15,6 +15,11 @@ const HEAVY_IN_SRC = [
   'src/services/index.service.switch.test.ts',
 ];
 
+/** Integration files that replace a module with vi.mock: they cannot share a worker's modules. */
+const MOCKS_MODULES = ['test/startup-order.test.ts'];
+
+const INTEGRATION_WORKERS = os.availableParallelism() + 1;
+
 export default defineConfig({
   resolve: { conditions: ['adam-source'] },
   ssr: { resolve: { conditions: ['adam-source'] } },
@@ -47,10 +52,26 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts', ...HEAVY_IN_SRC],
+          exclude: MOCKS_MODULES,
           globalSetup: ['test/global-setup.ts'],
           // Mostly waiting on servers, processes and sockets: one file more than cores keeps them
           // busy (vitest's default in a run is one worker per core less one: one on two cores).
-          maxWorkers: os.availableParallelism() + 1,
+          maxWorkers: INTEGRATION_WORKERS,
+          // Files share a worker's modules: importing the server's graph again per file was an
+          // eighth of the tier's time. Every server, index and thread is per test; nothing in
+          // src/ keeps state across servers but caches of loaded modules.
+          isolate: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        // The integration files that replace a module (vi.mock) get modules of their own.
+        test: {
+          name: 'integration-isolated',
+          include: MOCKS_MODULES,
+          globalSetup: ['test/global-setup.ts'],
+          maxWorkers: INTEGRATION_WORKERS,
           sequence: { groupOrder: 1 },
         },
       },

@@ -113,6 +113,12 @@ export interface BuildOptions {
    * so "starting" in /health is seen without racing the clock.
    */
   startGates?: { engine?: Promise<void>; index?: Promise<void>; keyword?: Promise<void> };
+  /**
+   * The engine starts (threads, models, warm-up) at its first task rather than with the server
+   * (tests: most never analyse or embed a text, and a start is seconds of CPU). /health says
+   * "starting" until then.
+   */
+  engineOnDemand?: boolean;
 }
 
 const MODEL_IDLE_TIMEOUT_MS = 60_000;
@@ -201,7 +207,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // "starting" until it is done; jobs and searches that need the engine meanwhile wait for it.
   let engineStarting = true;
   let closing = false;
-  const engineStarted = (opts.startGates?.engine ?? Promise.resolve())
+  const engineGate = opts.engineOnDemand
+    ? engine.whenFirstNeeded()
+    : (opts.startGates?.engine ?? Promise.resolve());
+  const engineStarted = engineGate
     .then(() => (closing ? false : core.startEngine()))
     .finally(() => (engineStarting = false));
 

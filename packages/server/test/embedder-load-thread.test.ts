@@ -10,7 +10,7 @@ import { startServer, type TestServer } from './helpers.js';
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ engineWithServer: true });
 }, 120_000);
 afterAll(async () => {
   await s.close();

@@ -9,7 +9,7 @@ let key: string;
 let atStart: ReturnType<TestServer['adam']['services']['engine']['stats']>;
 
 beforeAll(async () => {
-  s = await startServer();
+  s = await startServer({ engineWithServer: true });
   atStart = s.adam.services.engine.stats();
   key = await s.login();
 });

@@ -44,8 +44,13 @@ function compileSources(): string {
 }
 
 export default async function setup(): Promise<() => void> {
+  // Two projects of one run name this setup: the first one's copy serves both.
+  if (process.env.ADAM_COMPILED_SOURCES) return () => {};
   const compiled = compileSources();
   process.env.ADAM_COMPILED_SOURCES = compiled;
   await prepareBuiltinModel(SHARED_MODEL_ROOT);
-  return () => fs.rmSync(compiled, { recursive: true, force: true });
+  return () => {
+    fs.rmSync(compiled, { recursive: true, force: true });
+    delete process.env.ADAM_COMPILED_SOURCES;
+  };
 }

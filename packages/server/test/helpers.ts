@@ -60,6 +60,11 @@ export async function startServer(
     clock?: TestClock;
     config?: Partial<Config>;
     build?: Omit<BuildOptions, 'now'>;
+    /**
+     * The engine starts with the server, as `npm start` does; otherwise at its first task (a held
+     * `startGates.engine` also starts it with the server, once released).
+     */
+    engineWithServer?: boolean;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDir();
@@ -69,7 +74,8 @@ export async function startServer(
     ...opts.config,
   };
   const clock = opts.clock ?? testClock(Date.now());
-  const adam = await buildApp(config, { ...opts.build, now: clock.now });
+  const engineOnDemand = !opts.engineWithServer && !opts.build?.startGates?.engine;
+  const adam = await buildApp(config, { engineOnDemand, ...opts.build, now: clock.now });
   await adam.app.listen({ port: 0, host: '127.0.0.1' });
   const addr = adam.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('probes at the root and under /api/v1', () => {
   it('answers /health and /ready as JSON at both places, not the console page', async () => {
-    s = await startServer({ env: { ADAM_WEB_DIST: webDist() } });
+    s = await startServer({ engineWithServer: true, env: { ADAM_WEB_DIST: webDist() } });
     await s.adam.engineStarted;
     await s.adam.reconciled;
     // The console still serves its page at other root paths.
@@ -49,7 +49,10 @@ describe('probes at the root and under /api/v1', () => {
 
   it('answers 503 naming the engine while it starts, and 200 once it is up', async () => {
     const engine = gate();
-    s = await startServer({ build: { startGates: { engine: engine.held } } });
+    s = await startServer({
+      engineWithServer: true,
+      build: { startGates: { engine: engine.held } },
+    });
     for (const prefix of ['', '/api/v1']) {
       const r = await s.api(`${prefix}/ready`);
       expect(r.status, prefix).toBe(503);
@@ -68,12 +71,16 @@ describe('probes at the root and under /api/v1', () => {
 
   it('answers 503 naming the index while the saved index loads', async () => {
     const dataDir = tempDir();
-    s = await startServer({ dataDir });
+    s = await startServer({ engineWithServer: true, dataDir });
     await saveText(s, await s.login(), ARTICLES.databases, 'databases');
     await s.close();
 
     const index = gate();
-    s = await startServer({ dataDir, build: { startGates: { index: index.held } } });
+    s = await startServer({
+      engineWithServer: true,
+      dataDir,
+      build: { startGates: { index: index.held } },
+    });
     await s.adam.engineStarted;
     const r = await s.api('/ready');
     expect(r.status).toBe(503);
@@ -92,7 +99,7 @@ describe('probes at the root and under /api/v1', () => {
   });
 
   it('documents both probes at both places in the OpenAPI document, as public', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     const doc = (await s.api('/api/docs/json')).body as {
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
     };

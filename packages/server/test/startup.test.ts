@@ -32,13 +32,17 @@ describe('start-up', () => {
   it('answers /health while the index loads, says "starting", and answers searches sent meanwhile once loaded', async () => {
     // A data dir with a saved index, started again with its load held.
     const dataDir = tempDir();
-    s = await startServer({ dataDir });
+    s = await startServer({ engineWithServer: true, dataDir });
     let key = await s.login();
     const saved = await saveText(s, key, ARTICLES.databases, 'databases');
     await s.close();
 
     const index = gate();
-    s = await startServer({ dataDir, build: { startGates: { index: index.held } } });
+    s = await startServer({
+      engineWithServer: true,
+      dataDir,
+      build: { startGates: { index: index.held } },
+    });
     key = await s.login();
     const starting = await s.api('/api/v1/health');
     expect(starting.status).toBe(200);
@@ -74,7 +78,10 @@ describe('start-up', () => {
 
   it('answers before the engine is up, says "starting", and runs a job queued meanwhile once it is', async () => {
     const engine = gate();
-    s = await startServer({ build: { startGates: { engine: engine.held } } });
+    s = await startServer({
+      engineWithServer: true,
+      build: { startGates: { engine: engine.held } },
+    });
     const key = await s.login();
     const health = await s.api('/api/v1/health');
     expect(health.status).toBe(200);
@@ -101,7 +108,7 @@ describe('start-up', () => {
 
   it('finds bytes changed in place after the load and rebuilds the index from the store', async () => {
     const dataDir = tempDir();
-    s = await startServer({ dataDir });
+    s = await startServer({ engineWithServer: true, dataDir });
     let key = await s.login();
     const a = await saveText(s, key, ARTICLES.databases, 'databases');
     const b = await saveText(s, key, ARTICLES.photosynthesis, 'photosynthesis');
@@ -117,7 +124,11 @@ describe('start-up', () => {
     fs.writeFileSync(file, bytes);
 
     const index = gate();
-    s = await startServer({ dataDir, build: { startGates: { index: index.held } } });
+    s = await startServer({
+      engineWithServer: true,
+      dataDir,
+      build: { startGates: { index: index.held } },
+    });
     key = await s.login();
     index.open();
     // The load itself no longer reads the whole file: it opens as it was saved.

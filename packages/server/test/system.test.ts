@@ -14,7 +14,7 @@ afterEach(async () => {
 
 describe('health and public config', () => {
   it('reports the database healthy and redis disabled without REDIS_URL, without a key', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     // Healthy once the engine's threads are up; "starting" before (test/startup.test.ts).
     await s.adam.engineStarted;
     const r = await s.api('/api/v1/health');
@@ -30,7 +30,10 @@ describe('health and public config', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
     const deadPort = (closed.address() as net.AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    s = await startServer({ env: { REDIS_URL: `redis://127.0.0.1:${deadPort}` } });
+    s = await startServer({
+      engineWithServer: true,
+      env: { REDIS_URL: `redis://127.0.0.1:${deadPort}` },
+    });
     let r = await s.api('/api/v1/health');
     expect(r.body.components.redis.status).toBe('unhealthy');
     expect(r.body.components.redis.error).toBeTruthy();
@@ -40,6 +43,7 @@ describe('health and public config', () => {
     const fake = net.createServer((sock) => sock.on('data', () => sock.write('+PONG\r\n')));
     await new Promise<void>((res) => fake.listen(0, '127.0.0.1', () => res()));
     s = await startServer({
+      engineWithServer: true,
       env: { REDIS_URL: `redis://127.0.0.1:${(fake.address() as net.AddressInfo).port}` },
     });
     r = await s.api('/api/v1/health');
@@ -48,7 +52,7 @@ describe('health and public config', () => {
   });
 
   it('serves the public config without a key, with the default-credentials hint while in use', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     const r = await s.api('/api/v1/config/public');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
@@ -62,6 +66,7 @@ describe('health and public config', () => {
 
   it('does not show the hint when the first admin was created with other credentials', async () => {
     s = await startServer({
+      engineWithServer: true,
       env: { ADAM_ADMIN_EMAIL: 'ops@example.org', ADAM_ADMIN_PASSWORD: 'correct horse' },
     });
     const r = await s.api('/api/v1/config/public');
@@ -78,7 +83,7 @@ describe('health and public config', () => {
   });
 
   it('measures host CPU and memory for an authenticated caller', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     const key = await s.login();
     // Not a condition to poll: CPU is measured between two readings at least 200 ms apart.
     await new Promise((r) => setTimeout(r, 250));
@@ -93,7 +98,7 @@ describe('health and public config', () => {
 
 describe('API surface', () => {
   it('answers 404 with a detail for an unknown API path, without leaking an api_key', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     const key = await s.login();
     const r = await s.api('/api/v1/does-not-exist?api_key=secret', { key });
     expect(r.status).toBe(404);
@@ -101,7 +106,7 @@ describe('API surface', () => {
   });
 
   it('serves the OpenAPI document and Swagger UI at /api/docs', async () => {
-    s = await startServer();
+    s = await startServer({ engineWithServer: true });
     const doc = await s.api('/api/docs/json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
@@ -122,7 +127,7 @@ describe('API surface', () => {
   });
 
   it('redacts api_key query parameters from stored log lines', async () => {
-    s = await startServer({ env: { ADAM_LOG_LEVEL: 'debug' } });
+    s = await startServer({ engineWithServer: true, env: { ADAM_LOG_LEVEL: 'debug' } });
     await s.api('/api/v1/health?api_key=top-secret-value');
     const stored = () => s!.adam.db.prepare('SELECT message FROM logs').pluck().all() as string[];
     // The log sink writes its batch every 250 ms.
@@ -146,7 +151,7 @@ describe('console hosting', () => {
       '<!doctype html><title>ADAM</title><div id="root"></div>',
     );
     fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
-    s = await startServer({ config: { webDist: dist } });
+    s = await startServer({ engineWithServer: true, config: { webDist: dist } });
     for (const p of ['/', '/dashboard/overview', '/dashboard/settings/processing']) {
       const r = await fetch(`${s.url}${p}`);
       expect(r.status).toBe(200);

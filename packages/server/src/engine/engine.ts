@@ -133,6 +133,8 @@ export class Engine implements Embedder {
   /** Every task on the pool, so that close() can stop them rather than wait for them. */
   private readonly inFlight = new Set<AbortController>();
   private replaced = 0;
+  private markNeeded: () => void = () => {};
+  private readonly needed = new Promise<void>((resolve) => (this.markNeeded = resolve));
 
   constructor(
     private readonly opts: {
@@ -180,7 +182,13 @@ export class Engine implements Embedder {
     this.current = space;
   }
 
+  /** Resolves when the pool is first asked for: by start(), or by the first task. */
+  whenFirstNeeded(): Promise<void> {
+    return this.needed;
+  }
+
   private get(): Promise<EmbedderPool> {
+    this.markNeeded();
     this.pool ??= createEmbedderPool({
       dataDir: this.opts.dataDir,
       threads: this.opts.threads,
