@@ -303,7 +303,10 @@ export function checkStore(dataDir: string, ledger: Ledger): string[] {
     const allowed = [ledger.setting.acked, ...ledger.setting.inFlight].filter(
       (v): v is number => v !== null,
     );
-    if (allowed.length && (value === undefined || !allowed.includes(value)))
+    // Never set is possible only while nothing was acknowledged: the kill cut the first save
+    // before its commit.
+    const possible = value === undefined ? ledger.setting.acked === null : allowed.includes(value);
+    if (allowed.length && !possible)
       problems.push(
         `settings: embedding_batch_size ${value}, acknowledged ${ledger.setting.acked}` +
           (ledger.setting.inFlight.length
