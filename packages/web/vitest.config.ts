@@ -21,10 +21,6 @@ export default defineConfig({
     restoreMocks: true,
     // vitest's default in a run is one worker per core less one: one on a 2-core machine.
     maxWorkers: Math.max(2, os.availableParallelism()),
-    // Files share a worker's jsdom and modules (src/test/setup.ts resets storage, the address and
-    // the clock before the next test): loading jsdom, Mantine and the screens again per file was
-    // two fifths of the suite's time.
-    isolate: false,
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     // Read by src/test/setup.ts (inject) for testing-library's waits (findBy…, waitFor).
