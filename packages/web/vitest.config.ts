@@ -21,6 +21,9 @@ export default defineConfig({
     restoreMocks: true,
     // vitest's default in a run is one worker per core less one: one on a 2-core machine.
     maxWorkers: Math.max(2, os.availableParallelism()),
+    // Files share a worker's modules and jsdom: importing the app's graph again per file was most
+    // of the suite's time. src/test/setup.ts resets what a file may leave behind.
+    isolate: false,
     testTimeout: 60_000 * scale,
     hookTimeout: 60_000 * scale,
     // Read by src/test/setup.ts (inject) for testing-library's waits (findBy…, waitFor).

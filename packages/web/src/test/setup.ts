@@ -58,6 +58,14 @@ if (!quietWarn.quietsChartSize) {
   );
 }
 
+// jsdom runs every animation frame on one interval, started when the first frame is asked for and
+// kept while any is pending; started under a fake clock, it dies with that clock and no frame runs
+// again in this window (Mantine's Collapse then never opens). Files share a worker's jsdom, so frames
+// run on the timer of whichever clock is current when each is asked for.
+window.requestAnimationFrame = (callback) =>
+  setTimeout(() => callback(performance.now()), 16) as unknown as number;
+window.cancelAnimationFrame = (handle) => clearTimeout(handle);
+
 // No real socket in jsdom: the realtime channel talks to a fake tests can drive.
 window.WebSocket = FakeWebSocket as unknown as typeof WebSocket;
 
