@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Agent, fetch } from 'undici';
 import { buildApp, type Adam, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { SHARED_MODEL_ROOT } from './global-setup.js';
@@ -80,6 +81,9 @@ export async function startServer(
   const addr = adam.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');
   const url = `http://127.0.0.1:${addr.port}`;
+  // This server's own connections: files share a worker's global fetch pool, whose kept-alive
+  // socket to an earlier server that had this port could otherwise carry a request there.
+  const connections = new Agent();
 
   const api = async (p: string, init: ApiInit = {}): Promise<ApiResult> => {
     const headers: Record<string, string> = { ...init.headers };
@@ -89,7 +93,12 @@ export async function startServer(
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.body);
     }
-    const res = await fetch(`${url}${p}`, { method: init.method ?? 'GET', headers, body });
+    const res = await fetch(`${url}${p}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body,
+      dispatcher: connections,
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -117,6 +126,7 @@ export async function startServer(
     login,
     close: async () => {
       await adam.app.close();
+      await connections.destroy();
     },
   };
 }

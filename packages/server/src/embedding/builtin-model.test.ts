@@ -151,6 +151,74 @@ describe('built-in model file', () => {
     expect(prepareBuiltinModelSync(dataDir, { sourcePath: source }).converted).toBe(true);
   });
 
+  describe("the machine's shared copy", () => {
+    const sharedFile = (sharedDir: string): string => path.join(sharedDir, 'builtin-384.bin');
+
+    it('is made by the first conversion and linked by the next data directories', () => {
+      const sharedDir = path.join(root, 'shared-link');
+      const first = prepareBuiltinModelSync(freshDataDir(), { sourcePath, sharedDir });
+      expect(first).toMatchObject({ converted: true, shared: false });
+      expect(BuiltinModel.read(sharedFile(sharedDir), { sourcePath })).not.toBeNull();
+
+      const dataDir = freshDataDir();
+      const second = prepareBuiltinModelSync(dataDir, { sourcePath, sharedDir });
+      expect(second).toMatchObject({ converted: false, shared: true, ms: 0 });
+      const file = builtinModelPath(dataDir);
+      expect(fs.readFileSync(file)).toEqual(fs.readFileSync(first.path));
+      expect(fs.statSync(file).ino).toBe(fs.statSync(sharedFile(sharedDir)).ino);
+      expect(fs.readdirSync(path.dirname(file))).toEqual(['builtin-384.bin']);
+      expect(fs.readdirSync(sharedDir)).toEqual(['builtin-384.bin']);
+      expect(prepareBuiltinModelSync(dataDir, { sourcePath, sharedDir }).shared).toBe(false);
+    });
+
+    it('is converted again, not spread, when damaged', () => {
+      const sharedDir = path.join(root, 'shared-damaged');
+      prepareBuiltinModelSync(freshDataDir(), { sourcePath, sharedDir });
+      const bytes = fs.readFileSync(sharedFile(sharedDir));
+      bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
+      // A new file, not the same inode the first data directory links to.
+      fs.rmSync(sharedFile(sharedDir));
+      fs.writeFileSync(sharedFile(sharedDir), bytes);
+
+      const dataDir = freshDataDir();
+      expect(prepareBuiltinModelSync(dataDir, { sourcePath, sharedDir })).toMatchObject({
+        converted: true,
+        shared: false,
+      });
+      expect(BuiltinModel.read(builtinModelPath(dataDir), { sourcePath })).not.toBeNull();
+      expect(BuiltinModel.read(sharedFile(sharedDir), { sourcePath })).not.toBeNull();
+    });
+
+    it('is not used when converted from another version of the package', () => {
+      const sharedDir = path.join(root, 'shared-stale');
+      const sourceDir = fs.mkdtempSync(path.join(root, 'source-'));
+      const source = writeFixture(sourceDir, '1.0.0');
+      prepareBuiltinModelSync(freshDataDir(), { sourcePath: source, sharedDir });
+      writeFixture(sourceDir, '2.0.0');
+      const dataDir = freshDataDir();
+      expect(prepareBuiltinModelSync(dataDir, { sourcePath: source, sharedDir }).converted).toBe(
+        true,
+      );
+      expect(
+        prepareBuiltinModelSync(freshDataDir(), { sourcePath: source, sharedDir }).shared,
+      ).toBe(true);
+    });
+
+    it('is only a saving: a folder that cannot be written leaves each data directory converting', () => {
+      const blocker = path.join(root, 'not-a-folder');
+      fs.writeFileSync(blocker, '');
+      const sharedDir = path.join(blocker, 'cache');
+      for (let i = 0; i < 2; i++) {
+        const dataDir = freshDataDir();
+        expect(prepareBuiltinModelSync(dataDir, { sourcePath, sharedDir })).toMatchObject({
+          converted: true,
+          shared: false,
+        });
+        expect(BuiltinModel.read(builtinModelPath(dataDir), { sourcePath })).not.toBeNull();
+      }
+    });
+  });
+
   it('uses a valid file even when the source package is gone', () => {
     const dataDir = freshDataDir();
     prepareBuiltinModelSync(dataDir, { sourcePath });

