@@ -14,8 +14,7 @@ const PATH = '/dashboard/agent2/babies';
 const GENERATION_WAIT = 40_000;
 
 async function openLab(page: Page) {
-  await login(page);
-  await page.goto(PATH);
+  await login(page, PATH);
   await expect(
     page.getByRole('heading', { name: 'Laboratoire des Bébés Numériques' }),
   ).toBeVisible();

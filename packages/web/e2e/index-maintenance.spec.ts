@@ -49,8 +49,7 @@ async function ensureArticle(request: APIRequestContext): Promise<void> {
 }
 
 test('empty store: index and maintenance screens say so', async ({ page, request }) => {
-  await login(page);
-  await page.goto('/dashboard/index/stats');
+  await login(page, '/dashboard/index/stats');
   await expect(page.getByText('No snippet in the index yet', { exact: false })).toBeVisible();
   await shot(page, 'index-stats-empty');
   await page.goto('/dashboard/index/content');
@@ -84,8 +83,7 @@ test('with an article processed, index stats show its vectors', async ({ page, r
   const stats = await call<{ total_vectors: number }>(request, 'GET', '/admin/index/stats');
   expect(stats.total_vectors).toBeGreaterThan(0);
 
-  await login(page);
-  await page.goto('/dashboard/index/stats');
+  await login(page, '/dashboard/index/stats');
   const vectors = page.getByText('Total Vectors').locator('..');
   await expect(vectors).toContainText(stats.total_vectors.toLocaleString('en-US'));
   await expect(page.getByLabel('Snippets by theme')).toBeVisible();
@@ -106,8 +104,7 @@ test('with an article processed, index stats show its vectors', async ({ page, r
 
 test("index search finds 'honey' with its similarity", async ({ page, request }) => {
   await ensureArticle(request);
-  await login(page);
-  await page.goto('/dashboard/index/search');
+  await login(page, '/dashboard/index/search');
   await page.getByLabel('Query').fill('honey');
   await expect(page.getByLabel('k', { exact: true })).toHaveValue('10');
   await expect(page.getByRole('radio', { name: 'Hybrid' })).toBeChecked();
@@ -134,8 +131,7 @@ test('index storage: choosing f32 in the settings rebuilds the index, the stats 
     '/admin/index/stats',
   );
   expect(before.storage).toBe('f16'); // the default
-  await login(page);
-  await page.goto('/dashboard/settings/processing');
+  await login(page, '/dashboard/settings/processing');
   await page.getByRole('combobox', { name: 'Index Storage' }).click();
   await page.getByRole('option', { name: 'f32: 32-bit floats, exact vectors' }).click();
   await page.getByRole('button', { name: 'Apply Processing Settings' }).click();
@@ -160,8 +156,7 @@ test('index storage: choosing f32 in the settings rebuilds the index, the stats 
 test('a maintenance action: low-quality cleanup asks first, then shows its result', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/maintenance/tasks');
+  await login(page, '/dashboard/maintenance/tasks');
   const card = page.getByLabel('Remove Low-Quality Snippets');
   await expect(card.getByLabel('Quality threshold')).toHaveValue('0.3');
   await card.getByRole('button', { name: 'Remove low quality' }).click();
@@ -175,8 +170,7 @@ test('a maintenance action: low-quality cleanup asks first, then shows its resul
 
 test('optimize: the modal reaches 100% with the real result', async ({ page, request }) => {
   await ensureArticle(request);
-  await login(page);
-  await page.goto('/dashboard/index/optimize');
+  await login(page, '/dashboard/index/optimize');
   await page.getByRole('button', { name: 'Optimize' }).click();
   const dialog = page.getByRole('dialog', { name: 'Optimize Index' });
   await expect(dialog).toBeVisible();
@@ -193,8 +187,7 @@ test('backup, delete a snippet, restore with confirmation: the snippet is back',
   request,
 }) => {
   await ensureArticle(request);
-  await login(page);
-  await page.goto('/dashboard/maintenance/backup');
+  await login(page, '/dashboard/maintenance/backup');
   await page.getByRole('button', { name: 'Create backup' }).click();
   const created = page.getByText(/^Backup \d{8}-\d{6}-\d{3} created$/);
   await expect(created).toBeVisible({ timeout: 30_000 });
@@ -223,8 +216,7 @@ test('backup, delete a snippet, restore with confirmation: the snippet is back',
 });
 
 test('system checklist: components, workers, websocket and environment', async ({ page }) => {
-  await login(page);
-  await page.goto('/dashboard/system/checklist');
+  await login(page, '/dashboard/system/checklist');
   await expect(page.getByLabel('Database: healthy')).toBeVisible();
   await expect(page.getByLabel('Vector index: healthy')).toBeVisible();
   await expect(page.getByLabel('Workers: healthy')).toBeVisible();

@@ -92,8 +92,7 @@ for (const size of WIDTHS) {
     });
 
     test('baby cards fit beside the open panel', async ({ page }) => {
-      await login(page);
-      await page.goto(tabPath('agent2-babies'));
+      await login(page, tabPath('agent2-babies'));
       await page
         .locator('label')
         .filter({ hasText: /^Grille$/ })

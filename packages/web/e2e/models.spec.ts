@@ -77,8 +77,7 @@ test('registers and installs a model from the hub, with its progress', async ({ 
 test('activates it: search answers during the re-embedding, then in the new space', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/model/management');
+  await login(page, '/dashboard/model/management');
   const tiny = card(page, MODEL);
   const before = await search(page);
   expect(before.body.results.length).toBeGreaterThan(0);
@@ -112,8 +111,7 @@ test('activates it: search answers during the re-embedding, then in the new spac
 });
 
 test('installs a language pack from the Available Language Packs grid', async ({ page }) => {
-  await login(page);
-  await page.goto('/dashboard/model/management');
+  await login(page, '/dashboard/model/management');
   await page.getByRole('tab', { name: /SpaCy Models/ }).click();
   const french = page.getByRole('button', { name: 'French language pack', exact: true });
   test.skip(
@@ -139,8 +137,7 @@ test('Model Cleanup lists a file no model uses and deletes it', async ({ page })
   const stray = path.join(suiteDataDir('models'), 'models', 'leftovers', 'old-weights.bin');
   fs.mkdirSync(path.dirname(stray), { recursive: true });
   fs.writeFileSync(stray, Buffer.alloc(2048, 7));
-  await login(page);
-  await page.goto('/dashboard/maintenance/cleanup');
+  await login(page, '/dashboard/maintenance/cleanup');
   await expect(page.getByRole('heading', { name: 'Model Cleanup' })).toBeVisible();
   await expect(page.getByRole('table').getByText('leftovers/old-weights.bin')).toBeVisible();
   await shot(page, 'models-cleanup');

@@ -102,8 +102,7 @@ test('Pause stops the polling and disables the slider; Resume starts it again', 
 test('Performance Monitoring shows the same panels, without pause or refresh controls', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/monitoring/performance');
+  await login(page, '/dashboard/monitoring/performance');
   await expect(page.getByRole('heading', { name: 'Performance Monitoring' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'CPU', exact: true })).toBeVisible();
   await expect(page.getByRole('region', { name: 'LMDB' })).toBeVisible();

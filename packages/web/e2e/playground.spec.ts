@@ -52,8 +52,7 @@ test('playground: analyse pasted text, top sentences with 3-decimal scores, the 
 }) => {
   // The first analysis loads the embedding model.
   test.setTimeout(180_000);
-  await login(page);
-  await page.goto(PLAYGROUND);
+  await login(page, PLAYGROUND);
   const analyze = page.getByRole('button', { name: 'Analyze' });
   await expect(analyze).toBeDisabled();
   await shot(page, 'playground-empty');

@@ -30,8 +30,7 @@ test('login: a wrong password gets a toast, the right one opens the overview', a
 });
 
 test('logged in: redirect rules and the page-not-found screen', async ({ page }) => {
-  await login(page);
-  await page.goto('/');
+  await login(page, '/');
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
   await page.goto('/anything/else');
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
@@ -82,8 +81,7 @@ test('sidebar: an expanded group stays expanded after a reload', async ({ page }
 test('processing settings: a change is saved on the server and shown after a reload', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/settings/processing');
+  await login(page, '/dashboard/settings/processing');
   const batch = page.getByLabel('Batch Size');
   await expect(batch).toHaveValue('32');
   await expect(page.getByLabel('Dimension')).toHaveValue('384');
@@ -114,8 +112,7 @@ test('logout returns to the login screen and closes the dashboard', async ({ pag
 
 // Last: it leaves 2FA on for the admin of this run's fresh data directory.
 test('two-factor: enabled on the Security screen, then required at login', async ({ page }) => {
-  await login(page);
-  await page.goto('/dashboard/settings/security');
+  await login(page, '/dashboard/settings/security');
   await page.getByRole('button', { name: /enable two-factor/i }).click();
   const secretText = page.getByTestId('totp-secret');
   await expect(secretText).toBeVisible();

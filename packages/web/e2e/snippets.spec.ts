@@ -44,8 +44,7 @@ test.afterAll(async () => {
 test('empty store: the browser, search and analytics say there is nothing yet', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/sources/snippets');
+  await login(page, '/dashboard/sources/snippets');
   await expect(page.getByText('No snippets yet')).toBeVisible();
   await expect(page.getByTestId('consistency-total_disk')).toHaveText('0');
   await shot(page, 'snippets-browser-empty');
@@ -75,8 +74,7 @@ test('a processed job: browse its snippets, open one, delete it', async ({ page 
     })
     .toBe('completed');
 
-  await login(page);
-  await page.goto(`/dashboard/sources/snippets?job_id=${jobId}`);
+  await login(page, `/dashboard/sources/snippets?job_id=${jobId}`);
   await expect(page.getByText(`Job #${jobId}`)).toBeVisible();
   const rows = page.getByTestId('snippet-row');
   await expect(rows.first()).toBeVisible();
@@ -129,8 +127,7 @@ test('consistency tabs: orphans of each kind are counted and cleaned', async ({ 
   ).run(rowOnly);
   db.close();
 
-  await login(page);
-  await page.goto('/dashboard/sources/snippets');
+  await login(page, '/dashboard/sources/snippets');
   await expect(page.getByTestId('consistency-index_only')).toHaveText('1');
   await expect(page.getByTestId('consistency-disk_only')).toHaveText('1');
   const disk = await figure(page, 'total_disk');
@@ -166,8 +163,7 @@ test('consistency tabs: orphans of each kind are counted and cleaned', async ({ 
 // The article's heading words are a snippet's section now, not its text (issue 29): the query
 // is a word of the text itself.
 test("search: 'honeybee' finds the honeybee snippets", async ({ page }) => {
-  await login(page);
-  await page.goto('/dashboard/snippets/search');
+  await login(page, '/dashboard/snippets/search');
   await page.getByLabel('Query').fill('honeybee');
   await page.getByRole('button', { name: 'Search' }).click();
   const results = page.getByTestId('search-result');
@@ -201,8 +197,7 @@ test("search: 'honeybee' finds the honeybee snippets", async ({ page }) => {
 test('analytics: the stored snippets by theme, quality, growth and source', async ({ page }) => {
   const stats = await apiJson<{ total: number }>('GET', '/snippets?per_page=1');
   expect(stats.total).toBeGreaterThan(0);
-  await login(page);
-  await page.goto('/dashboard/snippets/analytics');
+  await login(page, '/dashboard/snippets/analytics');
   const sources = page.getByTestId('top-sources');
   await expect(sources).toBeVisible();
   // The job's articles are the top sources; every stored snippet is counted.

@@ -15,8 +15,7 @@ let jobId = 0;
 test('empty screens: no source, no stuck job, and an empty URL list is refused', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/sources/add');
+  await login(page, '/dashboard/sources/add');
   await expect(page.getByText('No job yet')).toBeVisible();
   await page.getByRole('button', { name: 'Process Sources' }).click();
   await expect(toast(page, 'Please enter at least one URL')).toBeVisible();
@@ -36,8 +35,7 @@ test('empty screens: no source, no stuck job, and an empty URL list is refused',
 test('add sources: an invalid line is named, then the job is followed live to its toast', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/sources/add');
+  await login(page, '/dashboard/sources/add');
   const urls = page.getByRole('textbox', { name: 'URLs' });
 
   // The server's per-URL 422 names the form line.
@@ -78,8 +76,7 @@ test('queue: the history tab shows the job, its errors name the 404 URL, and it 
   page,
 }) => {
   expect(jobId).toBeGreaterThan(0);
-  await login(page);
-  await page.goto('/dashboard/sources/queue');
+  await login(page, '/dashboard/sources/queue');
   await expect(page.getByRole('switch', { name: 'Auto-refresh' })).toBeChecked();
   await page.getByRole('tab', { name: /History/ }).click();
   const row = page.getByTestId(`job-row-${jobId}`);
@@ -185,8 +182,7 @@ test('queue: find a job by URL', async ({ page }) => {
 test('manage sources: search, segments per source, delete a source with its snippets', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto('/dashboard/sources/manage');
+  await login(page, '/dashboard/sources/manage');
   const table = page.getByRole('table', { name: 'Sources' });
   await expect(table).toContainText(HONEYBEES);
   await expect(table).toContainText(NOT_FOUND);

@@ -13,8 +13,7 @@ test('encyclopedia: empty and missing titles, then fetch → analyse → save, t
   page,
 }) => {
   test.setTimeout(180_000);
-  await login(page);
-  await page.goto(WIKI);
+  await login(page, WIKI);
   const status = page.getByRole('region', { name: 'Status' });
   // The e2e server runs the embedded queue with one worker.
   await expect(status.getByText('embedded queue', { exact: true })).toBeVisible();
@@ -100,8 +99,7 @@ test('encyclopedia: empty and missing titles, then fetch → analyse → save, t
 test('scraping rules: add, toggle (persisted), highlight from a link, edit inline, delete', async ({
   page,
 }) => {
-  await login(page);
-  await page.goto(RULES);
+  await login(page, RULES);
   await expect(page.getByText('No scraping rules')).toBeVisible();
   await shot(page, 'rules-empty');
 
