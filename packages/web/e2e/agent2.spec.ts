@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { GENERATION_TICKS, TICK_MS } from '../src/features/agent2/lab/simulation';
 import { login, requireChromium, shot } from './support';
 
 /**
@@ -10,10 +11,15 @@ import { login, requireChromium, shot } from './support';
 requireChromium();
 
 const PATH = '/dashboard/agent2/babies';
-/** A generation lasts 15 s: twice that and some, on a busy machine. */
-const GENERATION_WAIT = 40_000;
+/** A generation's length (15 s): the page's clock is moved on by it, not waited for. */
+const GENERATION_MS = GENERATION_TICKS * TICK_MS;
 
+/**
+ * Opens the laboratory on a page whose clock the test can move on (Playwright's clock: time
+ * flows as usual until `runFor`, which fires the timers due in that span at once).
+ */
 async function openLab(page: Page) {
+  await page.clock.install();
   await login(page, PATH);
   await expect(
     page.getByRole('heading', { name: 'Laboratoire des Bébés Numériques' }),
@@ -42,7 +48,8 @@ async function showView(page: Page, name: 'Réseau neuronal' | 'Grille' | 'Chron
 
 /** Waits for a second generation (so the generation filter has a choice), then pauses. */
 async function secondGenerationPaused(page: Page) {
-  await expect.poll(() => headerGeneration(page), { timeout: GENERATION_WAIT }).toBeGreaterThan(1);
+  await page.clock.runFor(GENERATION_MS);
+  await expect.poll(() => headerGeneration(page)).toBeGreaterThan(1);
   await evolution(page).click();
   await expect(evolution(page)).not.toBeChecked();
   await expect(page.getByText('Évolution en pause', { exact: true })).toBeVisible();
@@ -50,7 +57,6 @@ async function secondGenerationPaused(page: Page) {
 }
 
 test('the laboratory evolves a generation while watched', async ({ page }) => {
-  test.setTimeout(GENERATION_WAIT + 30_000);
   await openLab(page);
   await expect(evolution(page)).toBeChecked();
   await expect(page.getByText('Évolution active', { exact: true })).toBeVisible();
@@ -61,9 +67,8 @@ test('the laboratory evolves a generation while watched', async ({ page }) => {
   ).toHaveCount(20);
   await shot(page, 'agent2-babies-network');
 
-  await expect
-    .poll(() => headerGeneration(page), { timeout: GENERATION_WAIT })
-    .toBeGreaterThan(start);
+  await page.clock.runFor(GENERATION_MS);
+  await expect.poll(() => headerGeneration(page)).toBeGreaterThan(start);
   // 15 kept plus 5 newborns; the others archived.
   await expect(page.getByRole('group', { name: 'Population', exact: true })).toContainText('20');
   await expect(page.getByRole('group', { name: 'Bébés archivés' })).not.toContainText(
@@ -77,7 +82,6 @@ test('the laboratory evolves a generation while watched', async ({ page }) => {
 });
 
 test('the filters narrow the grid', async ({ page }) => {
-  test.setTimeout(GENERATION_WAIT + 40_000);
   await openLab(page);
   const generation = await secondGenerationPaused(page);
   await showView(page, 'Grille');
