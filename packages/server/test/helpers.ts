@@ -81,8 +81,8 @@ export async function startServer(
   const addr = adam.app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('no address');
   const url = `http://127.0.0.1:${addr.port}`;
-  // This server's own connections: files share a worker's global fetch pool, whose kept-alive
-  // socket to an earlier server that had this port could otherwise carry a request there.
+  // This server's own connections, closed with it: files share a worker (isolate: false), so no
+  // kept-alive socket of the global pool outlives its server into a later file.
   const connections = new Agent();
 
   const api = async (p: string, init: ApiInit = {}): Promise<ApiResult> => {
