@@ -227,7 +227,7 @@ function linkOrCopy(from: string, to: string): void {
 /** Makes `file` by `make(tmp)` and a rename: readers see the old file or the new one. */
 function placeAtomically(file: string, make: (tmp: string) => void): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = temporaryName(file);
+  const tmp = `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
   try {
     make(tmp);
     fs.renameSync(tmp, file);
@@ -236,9 +236,6 @@ function placeAtomically(file: string, make: (tmp: string) => void): void {
     throw err;
   }
 }
-
-const temporaryName = (file: string): string =>
-  `${file}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
 
 /** The file's header if it matches this format, recipe and `source` (when known), else null. */
 function readValidHeader(file: string, source: SourceInfo | null): FileHeader | null {
@@ -438,27 +435,22 @@ function commonComponent(
 
 /** Temp file, fsync, rename, fsync of the directory: readers see the old file or the new one. */
 function writeAtomically(file: string, chunks: Uint8Array[]): void {
-  const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = temporaryName(file);
   const padding = Buffer.alloc(8);
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    for (const chunk of chunks) {
-      writeAll(fd, chunk);
-      const pad = align8(chunk.byteLength) - chunk.byteLength;
-      if (pad > 0) writeAll(fd, padding.subarray(0, pad));
+  placeAtomically(file, (tmp) => {
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      for (const chunk of chunks) {
+        writeAll(fd, chunk);
+        const pad = align8(chunk.byteLength) - chunk.byteLength;
+        if (pad > 0) writeAll(fd, padding.subarray(0, pad));
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
     }
-    fs.fsyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-  fs.closeSync(fd);
-  fs.renameSync(tmp, file);
+  });
   try {
-    const dirFd = fs.openSync(dir, 'r');
+    const dirFd = fs.openSync(path.dirname(file), 'r');
     try {
       fs.fsyncSync(dirFd);
     } finally {
