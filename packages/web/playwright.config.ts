@@ -3,12 +3,9 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import {
   E2E_BASE_PORT,
-  E2E_PORTS,
-  E2E_SUITES,
-  FAKE_ENCYCLOPEDIA_URL,
-  FAKE_HUB_URL,
   FIXTURE_SITE_URL,
-  suiteDataDir,
+  SERVERS_READY_URL,
+  selectedSuites,
   suitePort,
 } from './e2e/fixtures';
 
@@ -32,8 +29,7 @@ if (!fs.existsSync(CHROMIUM) && !process.env.CI && !process.env.TEST_WORKER_INDE
 const root = path.resolve(import.meta.dirname, '..', '..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 // ADAM_E2E_ONLY=snippets,shell starts and runs only those suites.
-const only = process.env.ADAM_E2E_ONLY?.split(',').map((s) => s.trim());
-const suites = E2E_SUITES.filter((suite) => !only || only.includes(suite));
+const suites = selectedSuites();
 
 export default defineConfig({
   testDir: './e2e',
@@ -61,8 +57,7 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  // Started one after the other: the fixtures, then each suite's `npm start` (the first builds
-  // whatever is missing; the others find the builds done).
+  // The fixtures, then every suite's server side by side (e2e/start-servers.ts).
   webServer: [
     {
       command: `"${tsx}" "${path.join(import.meta.dirname, 'e2e', 'fixtures-server.ts')}"`,
@@ -72,24 +67,13 @@ export default defineConfig({
       stdout: 'ignore',
       stderr: 'pipe',
     },
-    ...suites.map((suite) => ({
-      command: `rm -rf "${suiteDataDir(suite)}" && node "${path.join(root, 'scripts', 'start.mjs')}"`,
-      url: `http://127.0.0.1:${suitePort(suite)}/api/v1/health`,
+    {
+      command: `"${tsx}" "${path.join(import.meta.dirname, 'e2e', 'start-servers.ts')}"`,
+      url: SERVERS_READY_URL,
       reuseExistingServer: false,
       timeout: 240_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-      env: {
-        PORT: String(suitePort(suite)),
-        HOST: '127.0.0.1',
-        ADAM_DATA_DIR: suiteDataDir(suite),
-        ADAM_LOG_LEVEL: 'warn',
-        ADAM_FETCH_ALLOW: [E2E_PORTS.site, E2E_PORTS.encyclopedia, E2E_PORTS.hub]
-          .map((port) => `127.0.0.1:${port}`)
-          .join(','),
-        ADAM_WIKIPEDIA_URL: `${FAKE_ENCYCLOPEDIA_URL}/{lang}`,
-        ADAM_MODEL_HUB_URL: FAKE_HUB_URL,
-      },
-    })),
+      stdout: 'ignore',
+      stderr: 'pipe',
+    },
   ],
 });
