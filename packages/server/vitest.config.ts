@@ -24,10 +24,11 @@ export default defineConfig({
   resolve: { conditions: ['adam-source'] },
   ssr: { resolve: { conditions: ['adam-source'] } },
   test: {
-    // Hang detectors, not races: waits are on conditions, so a long bound only slows a failure
-    // (a loaded 2-core machine gives a test a small share of a core).
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // Hang detectors, not races: waits are on conditions, so a long bound only slows a failure.
+    // A loaded 2-core machine gives a test a small share of a core: with a CPU burner per core,
+    // the OpenAPI fuzzing took over two minutes.
+    testTimeout: 600_000,
+    hookTimeout: 600_000,
     // Two tiers: `npm run test:unit` runs the first alone, `npm test` both.
     projects: [
       {

@@ -138,7 +138,8 @@ describe('start-up refusals', () => {
 // stop the server, free its port and leave no process behind.
 describe('npm start and npm run worker under a supervisor', () => {
   let pgid: number | undefined;
-  beforeAll(() => ensureServerBuilt(), 120_000);
+  // A fresh clone's build: over two minutes on a loaded 2-core machine.
+  beforeAll(() => ensureServerBuilt(), 600_000);
   afterEach(() => killGroup(pgid));
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

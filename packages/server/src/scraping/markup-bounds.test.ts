@@ -1,5 +1,6 @@
 import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
+import { bestGrowthVersusLinear, describeGrowth } from '@adam/contracts/testing';
 import { extractContent } from './extract.js';
 import { isFetchError } from './fetch-error.js';
 import { assertMarkupBounded, MARKUP_LIMITS, measureMarkup } from './markup-bounds.js';
@@ -62,34 +63,11 @@ describe('measureMarkup', () => {
       ['raw text with many near-end tags', (n) => `<script>${'</scrip'.repeat(n)}`],
       ['tags without >', (n) => '<a x=1 '.repeat(n)],
     ];
-    // Best of several runs, small and large taken in turn, so a busy machine's pauses and its
-    // caches weigh the same on both.
-    const growthOf = (f: (s: string) => unknown, small: string, large: string) => {
-      let a = Infinity;
-      let b = Infinity;
-      for (let r = 0; r < 9; r++) {
-        let t0 = performance.now();
-        f(small);
-        a = Math.min(a, performance.now() - t0);
-        t0 = performance.now();
-        f(large);
-        b = Math.min(b, performance.now() - t0);
-      }
-      return b / Math.max(a, 0.01);
-    };
-    const linear = (s: string) => {
-      let k = 0;
-      for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 60) k++;
-      return k;
-    };
+    // Against a plain character loop over the same inputs, measured the same way in the same
+    // run: a busy machine slows both alike; a quadratic cost grows ~16× more than the loop.
     for (const [name, make] of inputs) {
-      const small = make(5_000);
-      const large = make(80_000);
-      const growth = growthOf(measureMarkup, small, large);
-      const linearGrowth = growthOf(linear, small, large);
-      // 16× the input: a linear scan takes ~16× as long (a few times more on a busy machine,
-      // with allocation and caches), a quadratic one 256×.
-      expect(growth, name).toBeLessThan(Math.max(linearGrowth, 16) * 6);
+      const g = bestGrowthVersusLinear(measureMarkup, make, { n: 1_000 });
+      expect(g.excess, `${name}: ${describeGrowth(g)}`).toBeLessThan(6);
     }
   });
 });

@@ -17,7 +17,9 @@ interface CheckpointRow {
   checkpointed: number;
 }
 
-const WAIT = { interval: 5 };
+// vi.waitFor gives up after 1 s by default: a loaded machine takes longer than that to start the
+// checkpoint thread. The bound is a hang detector; the wait ends when the condition holds.
+const WAIT = { interval: 5, timeout: 60_000 };
 
 let dirs: string[] = [];
 let open: Db[] = [];
@@ -69,7 +71,7 @@ describe('WAL checkpoints off the main thread', () => {
         expect(stats.last!.log).toBeGreaterThan(0);
         expect(stats.last!.checkpointed).toBe(stats.last!.log);
       },
-      { interval: 20 },
+      { ...WAIT, interval: 20 },
     );
     // Every row reached the database file itself, without any checkpoint on this connection.
     expect(rowsInMainFile(dir)).toBe(400);
