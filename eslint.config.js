@@ -118,6 +118,30 @@ export default tseslint.config(
   ),
   ...serverLayer('realtime', ['http'], 'realtime/ is a core without HTTP routes'),
   ...serverLayer(
+    'http',
+    [
+      'store',
+      'jobs',
+      'queue',
+      'vector',
+      'engine',
+      'embedding',
+      'pipeline',
+      'scraping',
+      'crawl',
+      'documents',
+      'keyword',
+      'metrics',
+      'cli',
+    ],
+    'http/ routes are thin: they reach the rest through services/',
+  ),
+  ...serverLayer(
+    'metrics',
+    ['services', 'http', 'realtime', 'jobs', 'store', 'engine', 'vector', 'cli'],
+    'metrics/ measures the process and the machine; services read it, never the reverse',
+  ),
+  ...serverLayer(
     'jobs',
     ['http', 'realtime', 'cli'],
     'jobs/ never import the HTTP layer, the socket or the CLI',
@@ -127,12 +151,18 @@ export default tseslint.config(
     ['services', 'http', 'store', 'realtime', 'jobs', 'vector', 'engine', 'pipeline', 'scraping'],
     'lib/ sits below every other folder',
   ),
-  ...['vector', 'pipeline', 'scraping', 'embedding', 'engine'].flatMap((folder) =>
-    serverLayer(
-      folder,
-      ['services', 'http', 'jobs', 'cli'],
-      `${folder}/ is used by services, never the reverse`,
-    ),
+  ...serverLayer(
+    'keyword',
+    ['services', 'http', 'realtime', 'jobs', 'cli'],
+    'keyword/ is the keyword index the services use, never the reverse',
+  ),
+  ...['vector', 'pipeline', 'scraping', 'embedding', 'engine', 'crawl', 'documents'].flatMap(
+    (folder) =>
+      serverLayer(
+        folder,
+        ['services', 'http', 'jobs', 'cli'],
+        `${folder}/ is used by services, never the reverse`,
+      ),
   ),
   {
     files: [

@@ -5,7 +5,7 @@ import { CrawlSyncService } from './services/crawl-sync.service.js';
 import { CrawlSyncRepository } from './store/crawl-sync.repository.js';
 import path from 'node:path';
 import type { UploadLimits } from '@adam/contracts';
-import { DocumentProcessor } from './documents/document-processor.js';
+import { DocumentProcessor } from './services/document-processor.js';
 import { uploadRoutes } from './http/upload.routes.js';
 import { UploadService } from './services/upload.service.js';
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse, PublicConfig, ReadinessResponse, RealtimeMetrics } from '@adam/contracts';
-import type { Engine } from '../engine/engine.js';
 import type { AuthService } from '../services/auth.service.js';
 import { presentedKey, type KeyBearer } from '../lib/presented-key.js';
 import type { HealthProbe, HealthService } from '../services/health.service.js';
@@ -12,7 +11,8 @@ import type { SettingsService } from '../services/settings.service.js';
 export interface ProbeDeps {
   health: HealthService;
   auth: AuthService;
-  engine: Pick<Engine, 'stats'>;
+  /** The engine's readiness (Engine.stats). */
+  engine: { stats(): { ready: boolean } };
   index: { health: HealthProbe };
 }
 

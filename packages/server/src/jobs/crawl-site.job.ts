@@ -3,7 +3,7 @@
  *
  * How it resumes, in both queue modes. The frontier lives in SQLite (crawl_frontier, migration
  * 15), which only the server writes:
- * - The working half (src/crawl/crawler.ts; the server's or an `adam worker`'s) holds the
+ * - The working half (src/jobs/crawler.ts; the server's or an `adam worker`'s) holds the
  *   frontier in memory and emits one result per page: its outcome (stored, skipped and why,
  *   failed) and the URLs it found that the crawl did not know yet (the seeds come first, as a
  *   result without a page).
@@ -21,7 +21,7 @@
  */
 import { emptyCrawlProgress, type CrawlProgress, type JobStats } from '@adam/contracts';
 import type { z } from 'zod';
-import { Crawler, type CrawlResult, type CrawlResume, type ResumeRow } from '../crawl/crawler.js';
+import { Crawler, type CrawlResult, type CrawlResume, type ResumeRow } from './crawler.js';
 import { domainOf } from '../scraping/rules.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';

@@ -8,7 +8,7 @@ import type { IngestionService } from '../services/ingestion.service.js';
 import type { SourceRepository } from '../store/source.repository.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import type { ModelInstaller } from '../queue/model-installer.js';
-import type { DocumentProcessor } from '../documents/document-processor.js';
+import type { DocumentProcessor } from '../services/document-processor.js';
 import type { SourceSyncRecorder } from '../queue/source-sync.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import type { SnippetImporter } from '../services/snippet-importer.js';

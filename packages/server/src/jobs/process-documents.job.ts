@@ -9,7 +9,7 @@
  */
 import { DOCUMENT_TYPES, UPLOAD_SETTINGS_BOUNDS } from '@adam/contracts';
 import { z } from 'zod';
-import type { DocumentProcessor } from '../documents/document-processor.js';
+import type { DocumentProcessor } from '../services/document-processor.js';
 import { defineJob, stoppedOutcome, type JobOutcome } from './define-job.js';
 import { statsWith } from './ingest-stats.js';
 

@@ -1,6 +1,6 @@
 /**
  * sync_crawl: a crawl run again to keep it fresh (issue 24). The working half is the crawler in
- * its sync mode (src/crawl/crawler.ts, runSync): known pages are re-fetched conditionally by
+ * its sync mode (src/jobs/crawler.ts, runSync): known pages are re-fetched conditionally by
  * sync_sources' syncOne, new URLs crawled as in a first crawl. The recording half is
  * CrawlSyncService.record: a known page's result goes to the sources' own sync recorder (the
  * same rules as a source's sync), a new page is stored as crawl_site stores it.
@@ -10,7 +10,7 @@
  * crawl as known. The last result (`finished`) closes the sync's record and releases the crawl.
  */
 import type { z } from 'zod';
-import { Crawler, type CrawlResult, type CrawlSyncState } from '../crawl/crawler.js';
+import { Crawler, type CrawlResult, type CrawlSyncState } from './crawler.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome, type RecordDeps } from './define-job.js';

@@ -1,7 +1,6 @@
 import type { ProcessingSettings } from '@adam/contracts';
 import { z } from 'zod';
 import { isTaskTimeout } from '../engine/task-deadline.js';
-import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
 import { assertRuleAllowsFetch, ruleMode } from '../scraping/extract.js';
 import { isFetchError } from '../scraping/fetch-error.js';
 import { validatorsOf, type Validators } from '../scraping/page-validators.js';
@@ -9,7 +8,7 @@ import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome, type WorkDeps } from './define-job.js';
 import { eachLimited } from './process-urls.job.js';
-import { MAX_KNOWN_SEGMENTS, type SyncWork } from '../queue/source-sync.js';
+import { MAX_KNOWN_SEGMENTS, SyncTarget, type SyncWork } from '../queue/source-sync.js';
 
 export { MAX_KNOWN_SEGMENTS };
 export type { SyncWork, Validators };
@@ -18,16 +17,6 @@ export type { SyncWork, Validators };
 const RESULT_EVERY = 20;
 /** Sources per sync job: the scheduler splits a larger due set into several jobs. */
 export const SYNC_BATCH = 100;
-const SyncTarget = z.object({
-  source_id: z.number().int(),
-  url: z.string().url(),
-  etag: z.string().max(1_000).nullable(),
-  last_modified: z.string().max(200).nullable(),
-  content_hash: z.string().max(128).nullable(),
-  /** segmentKey()s of the segments the source holds: their embedding is skipped. */
-  known: z.array(z.string().length(SEGMENT_KEY_CHARS)).max(MAX_KNOWN_SEGMENTS),
-});
-export type SyncTarget = z.output<typeof SyncTarget>;
 
 const SyncSourcesInput = z.object({
   targets: z.array(SyncTarget).max(SYNC_BATCH),

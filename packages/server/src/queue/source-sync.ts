@@ -3,7 +3,9 @@
  * sync) and its recording half (services/source-sync.service.ts), so neither imports the other.
  */
 import type { SyncCounts, SyncOutcome } from '@adam/contracts';
+import { z } from 'zod';
 import type { AnalyzeResult } from '../pipeline/index.js';
+import { SEGMENT_KEY_CHARS } from '../pipeline/segment-key.js';
 import type { Validators } from '../scraping/page-validators.js';
 import type { JobRow } from '../store/job.repository.js';
 
@@ -11,6 +13,18 @@ export type { Validators };
 
 /** Known segment keys sent per source; segments of a page past it are simply embedded again. */
 export const MAX_KNOWN_SEGMENTS = 5_000;
+
+/** One source to re-fetch: its validators, and the segments it holds (a sync job's input). */
+export const SyncTarget = z.object({
+  source_id: z.number().int(),
+  url: z.string().url(),
+  etag: z.string().max(1_000).nullable(),
+  last_modified: z.string().max(200).nullable(),
+  content_hash: z.string().max(128).nullable(),
+  /** segmentKey()s of the segments the source holds: their embedding is skipped. */
+  known: z.array(z.string().length(SEGMENT_KEY_CHARS)).max(MAX_KNOWN_SEGMENTS),
+});
+export type SyncTarget = z.output<typeof SyncTarget>;
 
 /** What re-fetching one source found, as it travels from a worker to the server. */
 export type SyncWork =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CrawlResult } from '../crawl/crawler.js';
+import type { CrawlResult } from '../queue/crawl-results.js';
 import type { JobRow } from '../store/job.repository.js';
 import {
   CrawlSyncService,

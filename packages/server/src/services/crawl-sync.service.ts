@@ -4,7 +4,7 @@ import type {
   CrawlSyncNowResponse,
   SyncCounts,
 } from '@adam/contracts';
-import type { CrawlResult, CrawlSyncState } from '../crawl/crawler.js';
+import type { CrawlResult, CrawlSyncState } from '../queue/crawl-results.js';
 import type { EventBus } from '../lib/event-bus.js';
 import { Conflict, NotFound } from '../lib/errors.js';
 import type { Logger } from '../logging.js';

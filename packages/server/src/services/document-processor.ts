@@ -10,10 +10,10 @@ import {
 import type { Engine } from '../engine/engine.js';
 import { isTaskTimeout } from '../engine/task-deadline.js';
 import type { Logger } from '../logging.js';
-import type { IngestionService, IngestResult } from '../services/ingestion.service.js';
+import type { IngestionService, IngestResult } from './ingestion.service.js';
 import type { SourceRepository } from '../store/source.repository.js';
-import { isDocumentError, type ParseOptions } from './parsed-document.js';
-import { chunkSections } from './section-places.js';
+import { isDocumentError, type ParseOptions } from '../documents/parsed-document.js';
+import { chunkSections } from '../documents/section-places.js';
 
 /** One uploaded file as its job holds it: where it waits on disk and the source it becomes. */
 export interface StoredUpload {

@@ -9,7 +9,7 @@ import type { AnalyzeResult } from '../pipeline/index.js';
 import { openDatabase, type Db } from '../store/db.js';
 import { SnippetRepository } from '../store/snippet.repository.js';
 import { SourceRepository } from '../store/source.repository.js';
-import { DocumentProcessor } from '../documents/document-processor.js';
+import { DocumentProcessor } from './document-processor.js';
 import type { ProcessingSettings } from '@adam/contracts';
 import { IngestionService } from './ingestion.service.js';
 

@@ -12,7 +12,7 @@ import {
   type UploadResponse,
   type UploadSettings,
 } from '@adam/contracts';
-import type { DocumentProcessor, StoredUpload } from '../documents/document-processor.js';
+import type { DocumentProcessor, StoredUpload } from './document-processor.js';
 import { SNIFF_BYTES, sniffDocument } from '../documents/sniff.js';
 import type { EventBus } from '../lib/event-bus.js';
 import {
