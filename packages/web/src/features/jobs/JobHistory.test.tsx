@@ -78,7 +78,7 @@ describe('Job history (issue 28)', () => {
 
     await user.click(screen.getByRole('button', { name: /Older/ }));
     await screen.findByTestId('job-row-51');
-    await user.type(screen.getByRole('textbox', { name: 'Search the history' }), 'honey');
+    await user.type(screen.getByRole('textbox', { name: 'Search' }), 'honey');
     await waitFor(() => expect(lastPageCall().query).toMatchObject({ q: 'honey' }));
     expect(lastPageCall().query.cursor).toBeUndefined();
   });

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Button, CloseButton, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import { JOB_SEARCH_MAX } from '@adam/contracts';
+import { FilterBar, TextFilter } from '../../components/FilterBar';
 import { EmptyState, ErrorState, LoadingState } from '../../components/QueryState';
 import { formatNumber, formatTotal } from '../../lib/format';
 import { JobTable, type JobTableHandlers } from './JobTable';
@@ -53,23 +53,26 @@ export function JobHistoryPanel({
 
   return (
     <Stack gap="sm">
-      <Group gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
+      <FilterBar
+        label="Filter the job history"
+        active={filtered}
+        onReset={() => {
+          setFilters(NO_HISTORY_FILTERS);
+          setSearch('');
+          pages.reset();
+        }}
+      >
+        <TextFilter
           label="Search"
-          aria-label="Search the history"
           placeholder="Text in a URL or title"
-          leftSection={<IconSearch size={16} />}
+          search
+          clearLabel="Clear the search"
           value={search}
           maxLength={JOB_SEARCH_MAX}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
+          onChange={(value) => {
+            setSearch(value);
             pages.reset();
           }}
-          rightSection={
-            search ? (
-              <CloseButton aria-label="Clear the search" onClick={() => setSearch('')} />
-            ) : null
-          }
           w={240}
         />
         <Select
@@ -105,19 +108,7 @@ export function JobHistoryPanel({
           onChange={(e) => setFilter('to', e.currentTarget.value || null)}
           w={150}
         />
-        {filtered ? (
-          <Button
-            variant="subtle"
-            onClick={() => {
-              setFilters(NO_HISTORY_FILTERS);
-              setSearch('');
-              pages.reset();
-            }}
-          >
-            Clear filters
-          </Button>
-        ) : null}
-      </Group>
+      </FilterBar>
 
       {isLoading ? (
         <LoadingState rows={6} label="Loading the job history" />

@@ -10,11 +10,11 @@ import {
   Stack,
   Tabs,
   Text,
-  TextInput,
 } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import type { Model, ModelStats } from '@adam/contracts';
 import { confirmAction } from '../../components/ConfirmDialog';
+import { FilterBar, TextFilter } from '../../components/FilterBar';
 import { PageHeader } from '../../components/PageHeader';
 import { EmptyState, ErrorState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
@@ -224,13 +224,21 @@ export function ModelManagementScreen() {
       {tab === 'spacy' ? <LanguagePacksPanel builtinModelIds={builtinIds} /> : null}
 
       <Paper withBorder radius="md" p="sm">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <TextInput
+        <FilterBar
+          label="Filter the models"
+          active={search !== '' || status !== 'all' || language !== 'all'}
+          onReset={() => {
+            setSearch('');
+            setStatus('all');
+            setLanguage('all');
+          }}
+        >
+          <TextFilter
             label="Search"
             placeholder="Name or language"
-            leftSection={<IconSearch size={14} />}
+            search
             value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
+            onChange={setSearch}
             w={260}
           />
           <Select
@@ -261,7 +269,7 @@ export function ModelManagementScreen() {
             allowDeselect={false}
             w={160}
           />
-        </Group>
+        </FilterBar>
       </Paper>
 
       {isError && !data ? (
