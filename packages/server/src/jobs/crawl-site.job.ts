@@ -21,7 +21,8 @@
  */
 import { emptyCrawlProgress, type CrawlProgress, type JobStats } from '@adam/contracts';
 import type { z } from 'zod';
-import { Crawler, type CrawlResult, type CrawlResume, type ResumeRow } from './crawler.js';
+import type { CrawlResult, CrawlResume, ResumeRow } from '../queue/crawl-results.js';
+import { Crawler } from './crawler.js';
 import { domainOf } from '../scraping/rules.js';
 import type { CrawlFrontierRepository } from '../store/crawl-frontier.repository.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';

@@ -20,23 +20,11 @@ import type {
   CrawlSyncState,
   FoundUrl,
   PageOutcome,
-  ResumeRow,
   SyncPage,
 } from '../queue/crawl-results.js';
 import type { SyncWork } from '../queue/source-sync.js';
 import type { WorkContext } from './define-job.js';
 import { syncOne } from './sync-sources.job.js';
-
-export type {
-  CrawlPlan,
-  CrawlResult,
-  CrawlResume,
-  CrawlSyncState,
-  FoundUrl,
-  PageOutcome,
-  ResumeRow,
-  SyncPage,
-};
 
 /** 429 and 503 answers retried per URL before it fails. */
 const MAX_RETRIES = 3;

@@ -10,7 +10,8 @@
  * crawl as known. The last result (`finished`) closes the sync's record and releases the crawl.
  */
 import type { z } from 'zod';
-import { Crawler, type CrawlResult, type CrawlSyncState } from './crawler.js';
+import type { CrawlResult, CrawlSyncState } from '../queue/crawl-results.js';
+import { Crawler } from './crawler.js';
 import type { CrawlSyncRecorder } from '../services/crawl-sync.service.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome, type RecordDeps } from './define-job.js';
