@@ -5,8 +5,8 @@
  * dist folders; the others start together once it answers.
  *
  * Ready when every server answers /api/v1/health: then SERVERS_READY_URL answers 200, which is
- * what Playwright waits for. A server that exits before that fails the run at once, with its
- * output. Playwright's stop (SIGTERM, or a kill of the process group) ends the servers with this.
+ * what Playwright waits for. A server that exits before the run ends stops the others and fails
+ * the run at once (its stderr is passed through). Playwright's stop (SIGTERM, or a kill of the process group) ends the servers with this.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
