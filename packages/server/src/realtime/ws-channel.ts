@@ -225,6 +225,7 @@ export class RealtimeHub {
   private readonly unsubscribe: (() => void)[] = [];
   private readonly timers: NodeJS.Timeout[] = [];
   private metricsTimer: NodeJS.Timeout | null = null;
+  private metricsPeriodMs = 0;
   private statsTimer: NodeJS.Timeout | null = null;
   private lastStatsPush = 0;
   private sent = 0;
@@ -275,12 +276,15 @@ export class RealtimeHub {
     messages_sent: number;
     messages_dropped: number;
     client_messages_refused: number;
+    /** How often metrics.update goes out; null while no client listens. */
+    metrics_period_ms: number | null;
   } {
     return {
       clients: this.clients.size,
       messages_sent: this.sent,
       messages_dropped: this.droppedTotal,
       client_messages_refused: this.refusedTotal,
+      metrics_period_ms: this.metricsTimer ? this.metricsPeriodMs : null,
     };
   }
 
@@ -559,10 +563,10 @@ export class RealtimeHub {
 
   private startMetrics(): void {
     this.stopMetrics();
-    const ms = Math.max(1000, this.deps.metricsRefreshMs());
+    this.metricsPeriodMs = Math.max(1000, this.deps.metricsRefreshMs());
     this.metricsTimer = setInterval(() => {
       this.broadcast(serverMessage('metrics.update', this.deps.metrics.realtime()));
-    }, ms);
+    }, this.metricsPeriodMs);
     this.metricsTimer.unref();
   }
 
