@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { entryModule, threadExecArgv } from '../lib/entry-module.js';
+import { entryModule } from '../lib/entry-module.js';
 import type { PrepareOptions } from './builtin-model.js';
 import { BUILTIN_DIMENSION, BUILTIN_EMBEDDER_ID } from './builtin-embedder.js';
 import type { Embedder } from './embedder.js';
@@ -28,9 +28,10 @@ export function siblingModule(baseName: string): string {
 /** The worker module holding the embedding tasks. */
 export const EMBEDDER_WORKER_FILE = siblingModule('embedder.worker');
 
-/** Node flags for a worker thread: how a .ts worker runs under vitest or tsx (threadExecArgv). */
-export function workerExecArgv(): string[] {
-  return threadExecArgv(entryModule(import.meta.url, './embedder.worker'));
+/** Node flags for a worker thread: how a .ts worker runs under vitest or tsx. */
+export function workerExecArgv(): string[] | undefined {
+  // Compiled: inherit the parent's flags, as Node does.
+  return entryModule(import.meta.url, './embedder.worker').loaderFlags;
 }
 
 interface EmbedderPoolOptions extends PrepareOptions {

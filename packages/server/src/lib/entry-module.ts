@@ -56,16 +56,6 @@ export function entryModule(callerUrl: string, relative: string): EntryModule {
   return { filename: source, loaderFlags: sourceLoaderFlags() };
 }
 
-/**
- * A worker thread's Node flags: the entry's loader flags, and require() of ES modules off. piscina
- * loads a thread's module with require() first, then import(); Node 20's require() of an ES module
- * aborted a whole test process once (a failed assertion in ModuleWrap::CreateRequiredModuleFacade,
- * from piscina's require). Refused with ERR_REQUIRE_ESM, piscina takes import() at once.
- */
-export function threadExecArgv(entry: EntryModule): string[] {
-  return [...(entry.loaderFlags ?? []), '--no-experimental-require-module'];
-}
-
 /** `node` arguments that run an entry module as a process: its loader flags, then the file. */
 export function processArgs(entry: EntryModule): string[] {
   return [...(entry.loaderFlags ?? []), entry.filename];

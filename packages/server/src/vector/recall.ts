@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { entryModule, threadExecArgv } from '../lib/entry-module.js';
+import { entryModule } from '../lib/entry-module.js';
 import type { ExactResult, ExactTask } from './exact.worker.js';
 
 /**
@@ -16,7 +16,7 @@ export function startPool(base: string): Piscina {
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: Infinity,
-    execArgv: threadExecArgv(entry),
+    ...(entry.loaderFlags && { execArgv: entry.loaderFlags }),
   });
 }
 
