@@ -20,6 +20,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { threadDoor } from './thread-door.mjs';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const src = path.join(serverRoot, 'src');
@@ -169,11 +170,24 @@ if (cjs) {
   writeCodeCache(outdir);
 }
 
+// Each thread module also gets a CommonJS door beside it (`analyze.worker.cjs`), which piscina
+// loads instead: piscina require()s a thread's module before it tries import(), and Node 20's
+// require() of an ES module aborted a whole process once (a failed V8 assertion while making the
+// module's require() facade, as its thread was being stopped). The door import()s the module and
+// hands piscina each task function by name, so piscina's require() only ever loads the door.
+const doors = entries()
+  .filter((f) => !['main.ts', 'cli.ts'].includes(path.relative(src, f)))
+  .map((f) => path.join(outdir, path.relative(src, f)).replace(/\.ts$/, '.cjs'));
+for (const door of doors) {
+  const module = `./${path.basename(door, '.cjs')}.js`;
+  fs.writeFileSync(door, threadDoor(module));
+}
+
 const outputs = Object.keys(result.metafile.outputs)
   .concat(Object.keys(cjs?.metafile.outputs ?? {}))
   .filter((f) => /\.c?js$/.test(f));
 console.log(
-  `[bundle] ${outputs.length} files in ${path.relative(process.cwd(), outdir) || '.'} (${Math.round(performance.now() - started)} ms)`,
+  `[bundle] ${outputs.length + doors.length} files in ${path.relative(process.cwd(), outdir) || '.'} (${Math.round(performance.now() - started)} ms)`,
 );
 
 /**

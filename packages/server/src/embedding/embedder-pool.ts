@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { entryModule } from '../lib/entry-module.js';
+import { entryModule, threadEntry } from '../lib/entry-module.js';
 import type { PrepareOptions } from './builtin-model.js';
 import { BUILTIN_DIMENSION, BUILTIN_EMBEDDER_ID } from './builtin-embedder.js';
 import type { Embedder } from './embedder.js';
@@ -20,9 +20,9 @@ import type {
  * adam-source export condition (see entryModule).
  */
 
-/** A module next to this one, in the same form (.ts sources or compiled .js). */
+/** The file a pool loads for a thread module next to this one (see threadEntry). */
 export function siblingModule(baseName: string): string {
-  return entryModule(import.meta.url, `./${baseName}`).filename;
+  return threadEntry(import.meta.url, `./${baseName}`).filename;
 }
 
 /** The worker module holding the embedding tasks. */

@@ -60,3 +60,15 @@ export function entryModule(callerUrl: string, relative: string): EntryModule {
 export function processArgs(entry: EntryModule): string[] {
   return [...(entry.loaderFlags ?? []), entry.filename];
 }
+
+/**
+ * The file a piscina pool loads for a thread module: compiled, its CommonJS door beside it (made
+ * by scripts/bundle.mjs; piscina's require() of an ES module could abort the process in Node 20);
+ * from the sources, the .ts itself with tsx's loader.
+ */
+export function threadEntry(callerUrl: string, relative: string): EntryModule {
+  const entry = entryModule(callerUrl, relative);
+  return entry.loaderFlags
+    ? entry
+    : { ...entry, filename: entry.filename.replace(/\.js$/, '.cjs') };
+}

@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import { entryModule } from '../lib/entry-module.js';
+import { threadEntry } from '../lib/entry-module.js';
 import type { ExactResult, ExactTask } from './exact.worker.js';
 
 /**
@@ -10,7 +10,7 @@ import type { ExactResult, ExactTask } from './exact.worker.js';
  * Infinity): a pool made while the server starts costs nothing before it listens.
  */
 export function startPool(base: string): Piscina {
-  const entry = entryModule(import.meta.url, `./${base}`);
+  const entry = threadEntry(import.meta.url, `./${base}`);
   return new Piscina({
     filename: entry.filename,
     minThreads: 0,
