@@ -509,6 +509,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
             keys: repos.keys,
             bus,
             log,
+            passwordHashCost: config.passwordHashCost,
             now: opts.now,
           }),
         ),

@@ -1,5 +1,6 @@
 import { CreateUser, ROLES, Role, type UserAccount } from '@adam/contracts';
 import type { Core } from './core.js';
+import type { Config } from './config.js';
 import { AppError } from './lib/errors.js';
 import { AuditService } from './services/audit.service.js';
 import { UserAdminService } from './services/user-admin.service.js';
@@ -112,7 +113,11 @@ export function parseUserCommand(command: 'users' | 'user', args: string[]): Use
  * rules hold (the last active administrator stays). Every change, refused ones too, goes to the
  * audit trail as who = cli. An open server sees the change at the user's next call.
  */
-export async function runUserCommand(core: Core, cmd: UserCommand): Promise<void> {
+export async function runUserCommand(
+  core: Core,
+  config: Pick<Config, 'passwordHashCost'>,
+  cmd: UserCommand,
+): Promise<void> {
   // A store no server has opened yet gets its first administrator here, as a first start
   // would: users created before it would otherwise stop the server from making one.
   await core.services.auth.ensureAdmin();
@@ -122,6 +127,7 @@ export async function runUserCommand(core: Core, cmd: UserCommand): Promise<void
     keys: core.repos.keys,
     bus: core.bus,
     log: core.log,
+    passwordHashCost: config.passwordHashCost,
   });
   const audit = new AuditService({ audit: new AuditRepository(core.db), log: core.log });
 

@@ -246,7 +246,7 @@ switch (command) {
       console.error(`${e.message}\n\n${USAGE}`);
       process.exit(2);
     }
-    await maintenance(async (_services, _config, core) => runUserCommand(core, cmd));
+    await maintenance(async (_services, config, core) => runUserCommand(core, config, cmd));
     break;
   }
   case 'help':

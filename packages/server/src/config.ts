@@ -4,6 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD, MAX_WORKERS } from '@adam/contracts';
 import { normaliseOrigin } from './lib/origin.js';
+import {
+  DEFAULT_PASSWORD_HASH_COST,
+  MAX_PASSWORD_HASH_COST,
+  MIN_PASSWORD_HASH_COST,
+} from './lib/password.js';
 
 /** The one place that reads process.env: every setting, validated once at start. */
 const EnvSchema = z.object({
@@ -28,6 +33,12 @@ const EnvSchema = z.object({
     .default(24),
   ADAM_WEB_DIST: z.string().optional(),
   ADAM_WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  ADAM_PASSWORD_HASH_COST: z.coerce
+    .number()
+    .int()
+    .min(MIN_PASSWORD_HASH_COST)
+    .max(MAX_PASSWORD_HASH_COST)
+    .default(DEFAULT_PASSWORD_HASH_COST),
   ADAM_SYNC_PRUNE_AFTER: z.coerce.number().int().min(1).max(100).default(2),
   ADAM_ALLOWED_ORIGINS: z
     .string()
@@ -65,6 +76,11 @@ export interface Config {
   webDist: string | null;
   /** Redis mode: how long a worker's hold on a job lasts without renewal (a dead worker's job moves on after it). */
   workerLockMs: number;
+  /**
+   * log2 of scrypt's N for the passwords hashed from now on: each step doubles the time and
+   * memory of a login's check and of a guess at a stolen hash. Stored hashes keep their own.
+   */
+  passwordHashCost: number;
   /** Syncs in a row that must find a web page gone (404/410) before a sync prunes it by itself. */
   syncPruneAfter: number;
   /**
@@ -132,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     workerLockMs: e.ADAM_WORKER_LOCK_MS,
     syncPruneAfter: e.ADAM_SYNC_PRUNE_AFTER,
+    passwordHashCost: e.ADAM_PASSWORD_HASH_COST,
   };
 }
 

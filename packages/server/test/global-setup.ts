@@ -7,6 +7,14 @@ import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
 /** One converted built-in model for the whole run; each test server's data dir links to it. */
 export const SHARED_MODEL_ROOT = path.join(os.tmpdir(), 'adam-test-model-cache');
 
+/**
+ * scrypt's cost for the passwords the tests' servers and processes hash (log2 N; the default is
+ * 15): hundreds of servers each hash the admin's password, check the default one and log in, and
+ * at the default those three took about 0.5 s of CPU per server (~175 ms each here); the server
+ * tests ran 786 s then, 667 s at this cost. The tests of the cost itself set their own.
+ */
+export const TEST_PASSWORD_HASH_COST = '10';
+
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const COMPILED_PREFIX = '.test-compiled-';
 
@@ -46,6 +54,9 @@ function compileSources(): string {
 export default async function setup(): Promise<() => void> {
   // Two projects of one run name this setup: the first one's copy serves both.
   if (process.env.ADAM_COMPILED_SOURCES) return () => {};
+  // For the processes the tests start (they inherit this environment); in-process servers get
+  // it from test/helpers.ts.
+  process.env.ADAM_PASSWORD_HASH_COST ??= TEST_PASSWORD_HASH_COST;
   const compiled = compileSources();
   process.env.ADAM_COMPILED_SOURCES = compiled;
   await prepareBuiltinModel(SHARED_MODEL_ROOT);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Agent, fetch } from 'undici';
 import { buildApp, type Adam, type BuildOptions } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { SHARED_MODEL_ROOT } from './global-setup.js';
+import { SHARED_MODEL_ROOT, TEST_PASSWORD_HASH_COST } from './global-setup.js';
 
 export interface TestClock {
   now: () => number;
@@ -71,7 +71,12 @@ export async function startServer(
   const dataDir = opts.dataDir ?? tempDir();
   linkSharedModel(dataDir);
   const config: Config = {
-    ...loadConfig({ ADAM_DATA_DIR: dataDir, ADAM_WEB_DIST: '', ...opts.env }),
+    ...loadConfig({
+      ADAM_DATA_DIR: dataDir,
+      ADAM_WEB_DIST: '',
+      ADAM_PASSWORD_HASH_COST: TEST_PASSWORD_HASH_COST,
+      ...opts.env,
+    }),
     ...opts.config,
   };
   const clock = opts.clock ?? testClock(Date.now());

@@ -179,6 +179,15 @@ describe('configuration', () => {
     }
   });
 
+  it('takes a password hash cost between 10 and 18 only', () => {
+    expect(loadConfig({ ADAM_PASSWORD_HASH_COST: '17' }).passwordHashCost).toBe(17);
+    for (const bad of ['9', '19', '15.5', 'high']) {
+      expect(() => loadConfig({ ADAM_PASSWORD_HASH_COST: bad })).toThrow(
+        `ADAM_PASSWORD_HASH_COST=${JSON.stringify(bad)}`,
+      );
+    }
+  });
+
   it('applies the documented defaults', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8000);
@@ -186,6 +195,7 @@ describe('configuration', () => {
     expect(c.adminEmail).toBe('admin@example.com');
     expect(c.redisUrl).toBeUndefined();
     expect(c.workers).toBe(1);
+    expect(c.passwordHashCost).toBe(15);
     // data/ at the repository root, whatever the working directory (issue 9).
     expect(c.dataDir).toBe(path.resolve(import.meta.dirname, '..', '..', '..', 'data'));
   });

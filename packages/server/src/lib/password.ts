@@ -1,21 +1,34 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// scrypt N=2^15, r=8, p=1: about 30-60 ms a check here, 32 MiB memory.
-const PARAMS = { N: 1 << 15, r: 8, p: 1 };
+/**
+ * scrypt's cost as log2 of N (r=8, p=1): 15 is 32 MiB and about 50-180 ms of one core a hash
+ * here. ADAM_PASSWORD_HASH_COST sets it; a stored hash keeps the cost it was made with.
+ */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+export const MIN_PASSWORD_HASH_COST = 10;
+export const MAX_PASSWORD_HASH_COST = 18;
+const R = 8;
+const P = 1;
 const KEY_LEN = 32;
 
 function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  // scrypt needs 128·N·r bytes; Node refuses above maxmem (32 MiB by default).
+  const maxmem = 2 * 128 * (opts.N ?? 1 << DEFAULT_PASSWORD_HASH_COST) * (opts.r ?? R);
   return new Promise((resolve, reject) =>
-    scrypt(password, salt, KEY_LEN, { ...opts, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+    scrypt(password, salt, KEY_LEN, { ...opts, maxmem }, (err, key) =>
       err ? reject(err) : resolve(key),
     ),
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(
+  password: string,
+  cost: number = DEFAULT_PASSWORD_HASH_COST,
+): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, PARAMS);
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const N = 2 ** cost;
+  const key = await scryptAsync(password, salt, { N, r: R, p: P });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -30,9 +43,16 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-// A fixed hash checked against when the e-mail is unknown, so both paths take as long.
-let dummyHash: Promise<string> | null = null;
-export function dummyVerify(password: string): Promise<boolean> {
-  dummyHash ??= hashPassword('dummy-password-for-timing');
-  return dummyHash.then((h) => verifyPassword(password, h));
+// A fixed hash per cost checked against when the e-mail is unknown, so both paths take as long.
+const dummyHashes = new Map<number, Promise<string>>();
+export function dummyVerify(
+  password: string,
+  cost: number = DEFAULT_PASSWORD_HASH_COST,
+): Promise<boolean> {
+  let hash = dummyHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword('dummy-password-for-timing', cost);
+    dummyHashes.set(cost, hash);
+  }
+  return hash.then((h) => verifyPassword(password, h));
 }

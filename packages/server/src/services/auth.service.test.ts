@@ -8,6 +8,7 @@ import type { Logger } from '../logging.js';
 import { EventBus } from '../lib/event-bus.js';
 import { ApiKeyRepository } from '../store/api-key.repository.js';
 import { migrate } from '../store/db.js';
+import { MIN_PASSWORD_HASH_COST } from '../lib/password.js';
 import { migrations } from '../store/migrations/index.js';
 import { UserRepository } from '../store/user.repository.js';
 import { AuthService } from './auth.service.js';
@@ -52,6 +53,7 @@ function auth(throttle: Partial<Throttle> = {}) {
       apiKeyTtlSeconds: 3600,
       refreshGraceSeconds: 3600,
       loginThrottle: { ...NO_DELAY, ...throttle },
+      passwordHashCost: MIN_PASSWORD_HASH_COST,
     },
     now: () => now,
   });

@@ -80,6 +80,7 @@ export class AuthService {
         | 'apiKeyTtlSeconds'
         | 'refreshGraceSeconds'
         | 'loginThrottle'
+        | 'passwordHashCost'
       >;
       now?: () => number;
     },
@@ -96,7 +97,7 @@ export class AuthService {
     this.deps.users.insert({
       email: adminEmail,
       name: 'Administrator',
-      password_hash: await hashPassword(adminPassword),
+      password_hash: await hashPassword(adminPassword, this.deps.config.passwordHashCost),
     });
     this.deps.log.info({ component: 'auth' }, `Created administrator ${adminEmail}`);
   }
@@ -161,7 +162,7 @@ export class AuthService {
     const user = this.deps.users.findByEmail(email);
     const ok = user
       ? await verifyPassword(req.password, user.password_hash)
-      : await dummyVerify(req.password);
+      : await dummyVerify(req.password, this.deps.config.passwordHashCost);
     if (!user || !ok) return fail('Invalid credentials');
     // Told only to whoever knows the password: it says nothing to a guesser.
     if (user.disabled_at) return fail('This account is disabled');
@@ -291,7 +292,7 @@ export class AuthService {
     }
     // A one-time password is spent once its user has chosen their own.
     this.deps.users.update(user.id, {
-      password_hash: await hashPassword(next),
+      password_hash: await hashPassword(next, this.deps.config.passwordHashCost),
       must_change_password: 0,
     });
     // Other sessions of this user end, their open sockets with them; the one that changed the

@@ -21,6 +21,8 @@ export class UserAdminService {
       keys: ApiKeyRepository;
       bus: EventBus;
       log: Logger;
+      /** log2 of scrypt's N for the passwords it sets (Config.passwordHashCost). */
+      passwordHashCost: number;
       now?: () => number;
     },
   ) {}
@@ -40,7 +42,7 @@ export class UserAdminService {
     const id = this.deps.users.insert({
       email: input.email,
       name: input.name,
-      password_hash: await hashPassword(password),
+      password_hash: await hashPassword(password, this.deps.passwordHashCost),
       role: input.role,
       must_change_password: true,
     });
@@ -66,7 +68,7 @@ export class UserAdminService {
   async resetPassword(id: number, by: Actor): Promise<CreatedUser> {
     const user = this.get(id);
     const password = randomBytes(18).toString('base64url');
-    const hash = await hashPassword(password);
+    const hash = await hashPassword(password, this.deps.passwordHashCost);
     // Keys first: a crash in between leaves the old password with no keys, never the new one
     // beside keys the old one made.
     const revoked = this.deps.keys.revokeAllForUser(id);
