@@ -28,6 +28,12 @@ describe('password hashes', () => {
   it('refuse a hash of another scheme or a malformed one', async () => {
     expect(await verifyPassword('x', 'bcrypt$2b$10$abc')).toBe(false);
     expect(await verifyPassword('x', 'scrypt$1024$8')).toBe(false);
+    // Costs beyond what the server makes are not run (2^30 would ask scrypt for 128 GiB).
+    const made = await hashPassword('x', 10);
+    const [, , , , salt, key] = made.split('$');
+    expect(await verifyPassword('x', `scrypt$${2 ** 30}$8$1$${salt}$${key}`)).toBe(false);
+    expect(await verifyPassword('x', `scrypt$1024$64$1$${salt}$${key}`)).toBe(false);
+    expect(await verifyPassword('x', made)).toBe(true);
   });
 
   it('check an unknown account against a dummy hash of the same cost (the caller refuses either way)', async () => {

@@ -34,12 +34,12 @@ export async function hashPassword(
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  // A stored hash sizes scrypt's memory (128·N·r bytes): one beyond what this server makes (a
+  // crafted users table in a restored backup, say) is refused rather than allocated.
+  if (params.N > 2 ** MAX_PASSWORD_HASH_COST || params.r > R || params.p > P) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), params);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
