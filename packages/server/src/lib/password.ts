@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * scrypt's cost as log2 of N (r=8, p=1): 15 is 32 MiB and about 50-180 ms of one core a hash
@@ -11,9 +11,15 @@ const R = 8;
 const P = 1;
 const KEY_LEN = 32;
 
-function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+function scryptAsync(password: string, salt: Buffer, opts: ScryptCost): Promise<Buffer> {
   // scrypt needs 128·N·r bytes; Node refuses above maxmem (32 MiB by default).
-  const maxmem = 2 * 128 * (opts.N ?? 1 << DEFAULT_PASSWORD_HASH_COST) * (opts.r ?? R);
+  const maxmem = 2 * 128 * opts.N * opts.r;
   return new Promise((resolve, reject) =>
     scrypt(password, salt, KEY_LEN, { ...opts, maxmem }, (err, key) =>
       err ? reject(err) : resolve(key),
@@ -34,7 +40,7 @@ export async function hashPassword(
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
-  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const params: ScryptCost = { N: Number(n), r: Number(r), p: Number(p) };
   // A stored hash sizes scrypt's memory (128·N·r bytes): one beyond what this server makes (a
   // crafted users table in a restored backup, say) is refused rather than allocated.
   if (params.N > 2 ** MAX_PASSWORD_HASH_COST || params.r > R || params.p > P) return false;
