@@ -6,6 +6,7 @@ import {
   prepareBuiltinModelSync,
   type PrepareOptions,
   type PrepareResult,
+  type SharedModelBytes,
 } from './builtin-model.js';
 import type { Embedder } from './embedder.js';
 import { fmix32, forEachGram, gramSlot, tokenize, zipfProbability } from './text-features.js';
@@ -145,6 +146,8 @@ function norm(v: Float32Array): number {
 
 interface LoadOptions extends PrepareOptions {
   recipe?: Partial<BuiltinRecipe>;
+  /** Bytes another thread of the process read and checked: mapped if they are still the file's. */
+  sharedBytes?: SharedModelBytes;
 }
 
 interface LoadedBuiltin {
@@ -153,6 +156,10 @@ interface LoadedBuiltin {
   prepared: PrepareResult;
   /** Time to read and check the model file, conversion excluded. */
   loadMs: number;
+  /** The bytes the embedder maps, for the process's other threads to map as well. */
+  sharedBytes: SharedModelBytes;
+  /** The file was read and checksummed here, rather than the offered bytes mapped. */
+  readHere: boolean;
 }
 
 /**
@@ -179,24 +186,37 @@ export function loadBuiltinEmbedderSync(dataDir: string, options: LoadOptions = 
   const file = builtinModelPath(dataDir);
   let prepared = prepareBuiltinModelSync(dataDir, options);
   let started = performance.now();
-  let model = BuiltinModel.read(file, options);
-  if (model === null && !prepared.converted) {
+  const { sharedBytes } = options;
+  const mapped = sharedBytes && BuiltinModel.fromShared(file, sharedBytes, options);
+  if (mapped) {
+    const loadMs = performance.now() - started;
+    const embedder = new BuiltinEmbedder(mapped, options.recipe);
+    return { embedder, prepared, loadMs, sharedBytes, readHere: false };
+  }
+  let loaded = BuiltinModel.readShared(file, options);
+  if (loaded === null && !prepared.converted) {
     // The header looked right but the payload is damaged: rebuild once.
     fs.rmSync(file, { force: true });
     prepared = prepareBuiltinModelSync(dataDir, options);
     started = performance.now();
-    model = BuiltinModel.read(file, options);
+    loaded = BuiltinModel.readShared(file, options);
   }
-  if (model === null) throw new Error(`Could not read the built-in embedder's model at ${file}`);
+  if (loaded === null) throw new Error(`Could not read the built-in embedder's model at ${file}`);
   const loadMs = performance.now() - started;
-  return { embedder: new BuiltinEmbedder(model, options.recipe), prepared, loadMs };
+  return {
+    embedder: new BuiltinEmbedder(loaded.model, options.recipe),
+    prepared,
+    loadMs,
+    sharedBytes: loaded.shared,
+    readHere: true,
+  };
 }
 
 /**
  * The built-in embedder from a model file's bytes that another thread read and checked (the
- * engine's, engine/analyze.worker.ts builtinModelBytes): only mapped here, no checksum.
+ * engine's pool, which hands them over with its prepared model): only mapped here, no checksum.
  */
-export function loadCheckedBuiltinEmbedder(bytes: ArrayBuffer): BuiltinEmbedder {
+export function loadCheckedBuiltinEmbedder(bytes: ArrayBufferLike): BuiltinEmbedder {
   const model = BuiltinModel.parse(Buffer.from(bytes), {}, true);
   if (model === null) throw new Error("The built-in embedder's model file is damaged");
   return new BuiltinEmbedder(model);

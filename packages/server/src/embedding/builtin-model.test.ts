@@ -105,6 +105,36 @@ describe('built-in model file', () => {
     v.forEach((x, i) => expect(Math.abs(x - expected[i]!)).toBeLessThanOrEqual(max / 254 + 1e-6));
   });
 
+  it("maps bytes another thread loaded while they are the file's, and reads a replaced file", async () => {
+    const dataDir = freshDataDir();
+    const first = loadBuiltinEmbedderSync(dataDir, { sourcePath });
+    expect(first.readHere).toBe(true);
+    expect(first.sharedBytes.bytes).toBeInstanceOf(SharedArrayBuffer);
+    const text = ['the automobile would not start'];
+    const [expected] = await first.embedder.embed(text);
+
+    const mapped = loadBuiltinEmbedderSync(dataDir, { sourcePath, sharedBytes: first.sharedBytes });
+    expect(mapped.readHere).toBe(false);
+    expect(mapped.sharedBytes).toBe(first.sharedBytes);
+    expect(Array.from((await mapped.embedder.embed(text))[0]!)).toEqual(Array.from(expected!));
+
+    // Replaced by a rename (as every writer of model files does): another file, read again.
+    const file = builtinModelPath(dataDir);
+    fs.copyFileSync(file, `${file}.copy`);
+    fs.renameSync(`${file}.copy`, file);
+    expect(BuiltinModel.fromShared(file, first.sharedBytes, { sourcePath })).toBeNull();
+    const reread = loadBuiltinEmbedderSync(dataDir, { sourcePath, sharedBytes: first.sharedBytes });
+    expect(reread.readHere).toBe(true);
+    expect(reread.sharedBytes.bytes).not.toBe(first.sharedBytes.bytes);
+    expect(Array.from((await reread.embedder.embed(text))[0]!)).toEqual(Array.from(expected!));
+
+    // Bytes of another data directory's file are not this one's.
+    const other = freshDataDir();
+    expect(
+      loadBuiltinEmbedderSync(other, { sourcePath, sharedBytes: first.sharedBytes }).readHere,
+    ).toBe(true);
+  });
+
   it('rebuilds the file when it is missing', () => {
     const dataDir = freshDataDir();
     prepareBuiltinModelSync(dataDir, { sourcePath });

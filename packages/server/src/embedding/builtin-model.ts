@@ -87,6 +87,36 @@ export interface PrepareOptions {
   sharedDir?: string | null;
 }
 
+/**
+ * Which file a model's bytes were read from. Model files are only ever replaced by a rename,
+ * never written in place, so the same identity means the same bytes.
+ */
+export interface ModelFileIdentity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+/**
+ * A model file's bytes, read and checksummed once, in memory every thread of the process maps:
+ * posting a SharedArrayBuffer to a thread shares it, nothing is copied or read again.
+ */
+export interface SharedModelBytes {
+  file: ModelFileIdentity;
+  bytes: SharedArrayBuffer;
+}
+
+const identityOf = (st: fs.Stats): ModelFileIdentity => ({
+  dev: st.dev,
+  ino: st.ino,
+  size: st.size,
+  mtimeMs: st.mtimeMs,
+});
+
+const sameFile = (a: ModelFileIdentity, b: ModelFileIdentity): boolean =>
+  a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
 export interface PrepareResult {
   path: string;
   /** False when a valid file was already there or was linked from the shared copy. */
@@ -544,6 +574,56 @@ export class BuiltinModel {
       return null;
     }
     return BuiltinModel.parse(buf, options);
+  }
+
+  /**
+   * Reads and checks the file into memory that other threads can map (see SharedModelBytes);
+   * null as read() says.
+   */
+  static readShared(
+    file: string,
+    options: PrepareOptions = {},
+  ): { model: BuiltinModel; shared: SharedModelBytes } | null {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      // Size and identity from the descriptor that is read: a rename meanwhile cannot mix files.
+      const st = fs.fstatSync(fd);
+      const bytes = new SharedArrayBuffer(st.size);
+      const buf = Buffer.from(bytes);
+      for (let at = 0; at < st.size;) {
+        const n = fs.readSync(fd, buf, at, st.size - at, at);
+        if (n === 0) return null;
+        at += n;
+      }
+      const model = BuiltinModel.parse(buf, options);
+      return model && { model, shared: { file: identityOf(st), bytes } };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * The model in bytes another thread read and checked (readShared), if `file` is still the file
+   * they came from; null otherwise (then read it again).
+   */
+  static fromShared(
+    file: string,
+    shared: SharedModelBytes,
+    options: PrepareOptions = {},
+  ): BuiltinModel | null {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      return null;
+    }
+    if (!sameFile(identityOf(st), shared.file)) return null;
+    return BuiltinModel.parse(Buffer.from(shared.bytes), options, true);
   }
 
   /**

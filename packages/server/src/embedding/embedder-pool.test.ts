@@ -69,6 +69,18 @@ describe('embedder pool', () => {
     expect(result.threadId).not.toBe(threadId);
   });
 
+  it("a later pool's threads map the bytes this one loaded, one copy for the process", async () => {
+    expect(pool.sharedBytes?.bytes).toBeInstanceOf(SharedArrayBuffer);
+    const second = await createEmbedderPool({ dataDir, threads: 1 });
+    try {
+      // Its one thread prepared the model by mapping the first pool's bytes, not reading the file.
+      expect((await second.prepare()).readHere).toBe(false);
+      expect(await second.embed(TEXTS)).toEqual(await local.embed(TEXTS));
+    } finally {
+      await second.close();
+    }
+  });
+
   it('rejects a task that fails in the worker and stays usable', async () => {
     const missing = path.join(dataDir, 'no-such-dir');
     await expect(

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { entryModule, threadEntry } from '../lib/entry-module.js';
-import type { PrepareOptions } from './builtin-model.js';
+import type { PrepareOptions, SharedModelBytes } from './builtin-model.js';
 import { BUILTIN_DIMENSION, BUILTIN_EMBEDDER_ID } from './builtin-embedder.js';
 import type { Embedder } from './embedder.js';
 import type {
@@ -66,6 +66,12 @@ interface PoolEmbedResult {
   threadId: number;
 }
 
+/**
+ * The model bytes the last pool of this process prepared: the next pool's threads map them
+ * (when they are still its file's) rather than read and checksum the file again.
+ */
+let lastSharedBytes: SharedModelBytes | undefined;
+
 export class EmbedderPool implements Embedder {
   readonly id = BUILTIN_EMBEDDER_ID;
   readonly dimension = BUILTIN_DIMENSION;
@@ -106,12 +112,26 @@ export class EmbedderPool implements Embedder {
     return pool;
   }
 
-  /** Converts the model if needed and loads it in one worker; the others load on first use. */
-  prepare(): Promise<PrepareTaskResult> {
-    return this.run<PrepareTaskResult>(this.model, {
+  /**
+   * Converts the model if needed and loads it in one worker; the others map the same bytes at
+   * their first use (every embedding task carries them).
+   */
+  async prepare(): Promise<PrepareTaskResult> {
+    const task: ModelTask = {
+      ...this.model,
+      ...(lastSharedBytes && { sharedBytes: lastSharedBytes }),
+    };
+    const result = await this.run<PrepareTaskResult>(task, {
       filename: EMBEDDER_WORKER_FILE,
       name: 'prepareModel',
     });
+    this.model.sharedBytes = lastSharedBytes = result.sharedBytes;
+    return result;
+  }
+
+  /** The model's bytes the pool's threads map, once prepared: the caller's thread can map them. */
+  get sharedBytes(): SharedModelBytes | undefined {
+    return this.model.sharedBytes;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

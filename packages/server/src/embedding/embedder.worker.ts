@@ -1,7 +1,11 @@
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { threadId } from 'node:worker_threads';
 import { loadBuiltinEmbedderSync, type BuiltinEmbedder } from './builtin-embedder.js';
-import { prepareBuiltinModelSync, type PrepareOptions } from './builtin-model.js';
+import {
+  prepareBuiltinModelSync,
+  type PrepareOptions,
+  type SharedModelBytes,
+} from './builtin-model.js';
 
 /**
  * Task functions run by the embedder pool's worker threads (named exports, picked with
@@ -13,6 +17,8 @@ import { prepareBuiltinModelSync, type PrepareOptions } from './builtin-model.js
 
 export interface ModelTask extends PrepareOptions {
   dataDir: string;
+  /** The model's bytes as another thread of the process loaded them (see offerModelBytes). */
+  sharedBytes?: SharedModelBytes;
 }
 
 export interface EmbedTask extends ModelTask {
@@ -31,24 +37,56 @@ export interface PrepareTaskResult {
   converted: boolean;
   conversionMs: number;
   loadMs: number;
+  /** The bytes this thread's embedder maps: the pool's other threads and its caller map them too. */
+  sharedBytes: SharedModelBytes;
+  /** This thread read and checksummed the file, rather than map bytes the process had loaded. */
+  readHere: boolean;
 }
 
-const embedders = new Map<string, BuiltinEmbedder>();
+interface ThreadEmbedder {
+  embedder: BuiltinEmbedder;
+  sharedBytes: SharedModelBytes;
+  readHere: boolean;
+}
+
 const cacheKey = (dataDir: string, options: PrepareOptions): string =>
   `${dataDir}\0${options.sourcePath ?? ''}`;
+const embedders = new Map<string, ThreadEmbedder>();
+/**
+ * Model bytes the process has already loaded: this thread maps them instead of reading and
+ * checksumming the 44 MB file again, when they are still the file's (a thread of the same pool,
+ * or of an earlier engine in this process, read them).
+ */
+let offered: SharedModelBytes | undefined;
+
+/** Tells this thread of model bytes the process loaded (the engine's warm-up hands them over). */
+export function offerModelBytes(sharedBytes: SharedModelBytes | undefined): void {
+  if (sharedBytes) offered = sharedBytes;
+}
+
+function threadEmbedder(task: ModelTask): ThreadEmbedder {
+  const key = cacheKey(task.dataDir, task);
+  let loaded = embedders.get(key);
+  if (loaded === undefined) {
+    offerModelBytes(task.sharedBytes);
+    const load = loadBuiltinEmbedderSync(task.dataDir, {
+      ...(task.sourcePath !== undefined && { sourcePath: task.sourcePath }),
+      ...(task.sharedDir !== undefined && { sharedDir: task.sharedDir }),
+      ...(offered && { sharedBytes: offered }),
+    });
+    loaded = { embedder: load.embedder, sharedBytes: load.sharedBytes, readHere: load.readHere };
+    offered = load.sharedBytes;
+    embedders.set(key, loaded);
+  }
+  return loaded;
+}
 
 /**
  * The built-in embedder of this thread for `dataDir`, loaded on first use (converting the model
  * file if needed) and kept for the thread's life: ~45 MB per thread, shared by every task.
  */
 export function getWorkerEmbedder(dataDir: string, options: PrepareOptions = {}): BuiltinEmbedder {
-  const key = cacheKey(dataDir, options);
-  let embedder = embedders.get(key);
-  if (embedder === undefined) {
-    embedder = loadBuiltinEmbedderSync(dataDir, options).embedder;
-    embedders.set(key, embedder);
-  }
-  return embedder;
+  return threadEmbedder({ ...options, dataDir }).embedder;
 }
 
 /** Vectors back to back in one buffer, so one transfer moves them all. */
@@ -65,19 +103,21 @@ export function transferring<T extends object>(value: T, buffers: ArrayBufferLik
 
 /** Converts the model file if needed and loads this thread's embedder. */
 export function prepareModel(task: ModelTask): PrepareTaskResult {
-  const key = cacheKey(task.dataDir, task);
   const prepared = prepareBuiltinModelSync(task.dataDir, task);
-  let loadMs = 0;
-  if (!embedders.has(key)) {
-    const loaded = loadBuiltinEmbedderSync(task.dataDir, task);
-    embedders.set(key, loaded.embedder);
-    loadMs = loaded.loadMs;
-  }
-  return { threadId, converted: prepared.converted, conversionMs: prepared.ms, loadMs };
+  const started = performance.now();
+  const { sharedBytes, readHere } = threadEmbedder(task);
+  return {
+    threadId,
+    converted: prepared.converted,
+    conversionMs: prepared.ms,
+    loadMs: performance.now() - started,
+    sharedBytes,
+    readHere,
+  };
 }
 
 export function embedTexts(task: EmbedTask): EmbedTaskResult {
-  const embedder = getWorkerEmbedder(task.dataDir, task);
+  const { embedder } = threadEmbedder(task);
   const packed = packVectors(
     task.texts.map((t) => embedder.embedOne(t)),
     embedder.dimension,

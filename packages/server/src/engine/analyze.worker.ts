@@ -1,12 +1,16 @@
-import fs from 'node:fs';
-import { BuiltinModel, builtinModelPath } from '../embedding/builtin-model.js';
+import type { SharedModelBytes } from '../embedding/builtin-model.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
-import { getWorkerEmbedder, packVectors, transferring } from '../embedding/embedder.worker.js';
+import {
+  getWorkerEmbedder,
+  offerModelBytes,
+  packVectors,
+  transferring,
+} from '../embedding/embedder.worker.js';
 import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
 import { compileRobotsBytes, type CompiledRobots } from '../crawl/robots.js';
 import { parseSitemapBytes, type ParsedSitemap } from '../crawl/sitemap.js';
@@ -190,6 +194,8 @@ export async function embedSpace(task: EmbedSpaceTask): Promise<EmbedSpaceResult
 export interface WarmTask {
   dataDir: string;
   space: EmbeddingSpace;
+  /** The built-in model's bytes as the pool loaded them: this thread maps them, no read. */
+  sharedBytes?: SharedModelBytes;
 }
 
 /**
@@ -198,27 +204,12 @@ export interface WarmTask {
  * for none of it (module loading, compromise's lexicon, the JIT). Answers the thread's id.
  */
 export async function warm(task: WarmTask): Promise<number> {
+  offerModelBytes(task.sharedBytes);
   getWorkerEmbedder(task.dataDir).embedOne('warm up');
   if (task.space.model) await embedFn(task.dataDir, task.space)(['warm up']);
   extractEntities('Marie Curie was born in Warsaw on 7 November 1867.', 'en');
   resolveLanguage('auto', 'A short sentence in English, to load the language profiles.');
   return threadId;
-}
-
-/**
- * The built-in model file's bytes, read and checksummed here, moved (not copied) to the main
- * thread: there they are only mapped (loadCheckedBuiltinEmbedder), so its loop never stalls on
- * a 44 MB read and checksum.
- */
-export function builtinModelBytes(task: { dataDir: string }): { bytes: ArrayBuffer } {
-  const buf = fs.readFileSync(builtinModelPath(task.dataDir));
-  if (BuiltinModel.parse(buf) === null)
-    throw new Error("The built-in embedder's model file is damaged");
-  const bytes =
-    buf.byteOffset === 0 && buf.byteLength === buf.buffer.byteLength
-      ? (buf.buffer as ArrayBuffer)
-      : new Uint8Array(buf).buffer;
-  return transferring({ bytes }, [bytes]);
 }
 
 export interface RankTask extends TimedTask {

@@ -215,27 +215,25 @@ export class Engine implements Embedder {
 
   private async warmUp(): Promise<void> {
     const pool = await this.get();
-    const task: WarmTask = { dataDir: this.opts.dataDir, space: this.current };
     // One task per thread, all at once: each loads on its own thread while the others are busy.
     await Promise.all(
       Array.from({ length: this.opts.threads }, () =>
-        this.runTask<number>(pool, 'warm', task, { budget: null }),
+        this.runTask<number>(pool, 'warm', this.warmTask(pool), { budget: null }),
       ),
     );
     if (this.closed) return;
-    // The pool has made sure the model file exists. Read and checksummed on a worker (0.2–1.7 s
-    // of the loop when done here), only mapped on this thread.
-    if (!this.local) {
-      const { bytes } = await this.runTask<{ bytes: ArrayBuffer }>(
-        pool,
-        'builtinModelBytes',
-        { dataDir: this.opts.dataDir },
-        { budget: null },
-      );
-      if (this.closed) return;
-      this.local ??= loadCheckedBuiltinEmbedder(bytes);
-    }
+    // The model's bytes were read and checksummed by the pool's first thread (0.2–1.7 s of the
+    // loop when done here): this thread maps the same memory.
+    const bytes = pool.sharedBytes;
+    if (!bytes) throw new Error("The engine's pool did not load the built-in model");
+    this.local ??= loadCheckedBuiltinEmbedder(bytes.bytes);
     this.ready = true;
+  }
+
+  /** A thread's first task: its models loaded (the built-in one mapped from the pool's bytes). */
+  private warmTask(pool: EmbedderPool): WarmTask {
+    const { sharedBytes } = pool;
+    return { dataDir: this.opts.dataDir, space: this.current, ...(sharedBytes && { sharedBytes }) };
   }
 
   get started(): boolean {
@@ -334,8 +332,8 @@ export class Engine implements Embedder {
         this.replaced++;
         this.opts.onTimeout?.(reason);
         // The fresh thread loads its models before the next task's clock starts, not during it.
-        const warm: WarmTask = { dataDir: this.opts.dataDir, space: this.current };
-        if (!this.closed) this.runTask(pool, 'warm', warm, { budget: null }).catch(() => undefined);
+        if (!this.closed)
+          this.runTask(pool, 'warm', this.warmTask(pool), { budget: null }).catch(() => undefined);
       }
       if (reason instanceof TaskTimeout || reason instanceof TaskStopped) throw reason;
       throw e;
