@@ -55,6 +55,8 @@ export default defineConfig({
           include: ['test/**/*.test.ts', ...HEAVY_IN_SRC],
           exclude: MOCKS_MODULES,
           globalSetup: ['test/global-setup.ts'],
+          // Files share a worker's modules (below): each checks it put back what it patched.
+          setupFiles: ['test/prototypes-put-back.ts'],
           // Mostly waiting on servers, processes and sockets: one file more than cores keeps them
           // busy (vitest's default in a run is one worker per core less one: one on two cores).
           maxWorkers: INTEGRATION_WORKERS,

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ARTICLES } from '../corpus.js';
 import { linkSharedModel, saveText, startServer, tempDir, type TestServer } from '../helpers.js';
 import { spawnCli } from '../redis-helpers.js';
@@ -121,6 +121,8 @@ describe('faults are visible and healed', () => {
       await held;
       return reconcile.call(this, opts);
     });
+    // Even if the test fails before it lets go: the file's later servers share the prototype.
+    onTestFinished(() => spy.mockRestore());
     const indexDir = path.join(s.dataDir, 'index');
     fs.rmSync(indexDir, { recursive: true });
 
