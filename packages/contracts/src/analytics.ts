@@ -7,19 +7,6 @@ import { Job } from './jobs.js';
  * tables kept by the store on each write, so a request never scans the snippets.
  */
 
-/** The eight emotions the pipeline scores per snippet (Plutchik's wheel), 0–1 each. */
-export const EMOTIONS = [
-  'joy',
-  'trust',
-  'fear',
-  'surprise',
-  'sadness',
-  'anticipation',
-  'anger',
-  'disgust',
-] as const;
-export type Emotion = (typeof EMOTIONS)[number];
-
 /** A snippet counts towards an emotion when its score for it reaches this. */
 export const EMOTION_PRESENT_THRESHOLD = 0.1;
 

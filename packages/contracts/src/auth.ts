@@ -11,13 +11,6 @@ export const API_KEY_COOKIE = 'adam_api_key';
 export const CONSOLE_HEADER = 'X-Requested-With';
 export const CONSOLE_HEADER_VALUE = 'adam-console';
 
-/**
- * The administrator created on an empty store unless ADAM_ADMIN_EMAIL / ADAM_ADMIN_PASSWORD say
- * otherwise; while these still log in, the login screen shows them and the checklist warns.
- */
-export const DEFAULT_ADMIN_EMAIL = 'admin@example.com';
-export const DEFAULT_ADMIN_PASSWORD = 'admin';
-
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DOCUMENT_TYPES } from './constants.js';
 import { INGEST_OPTIONS, JobStatus, qualityMinimum } from './jobs.js';
 
 const MIB = 1024 * 1024;
@@ -89,19 +90,8 @@ export function uploadLimitsOf(s: UploadSettings) {
   };
 }
 
-/** What an upload may hold, each recognised by its content and its extension. */
-export const DOCUMENT_TYPES = ['pdf', 'docx', 'markdown', 'html', 'text'] as const;
 export const DocumentType = z.enum(DOCUMENT_TYPES);
 export type DocumentType = z.infer<typeof DocumentType>;
-
-/** Extensions accepted for each type (lower case, with the dot). */
-export const DOCUMENT_EXTENSIONS: Readonly<Record<DocumentType, readonly string[]>> = {
-  pdf: ['.pdf'],
-  docx: ['.docx'],
-  markdown: ['.md', '.markdown'],
-  html: ['.html', '.htm'],
-  text: ['.txt', '.text'],
-};
 
 /** The form fields of an upload beside its files, as for POST /sources/process. */
 export const UploadOptions = z.object({

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { SCORE_BOUNDS } from './common.js';
 import { HttpUrl } from './playground.js';
-import { SECTION_MAX_CHARS, Snippet, SourceInfo, Theme } from './snippets.js';
+import { SECTION_MAX_CHARS } from './constants.js';
+import { Snippet, SourceInfo, Theme } from './snippets.js';
 
 /**
  * POST /snippets/import: a JSON Lines body (application/x-ndjson), one record a line, streamed

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_WORKERS } from './constants.js';
 import { SCORE_BOUNDS } from './common.js';
 import { LastSync } from './syncs.js';
 
@@ -239,12 +240,6 @@ export const QUEUE_FULL_RETRY_AFTER_SECONDS = 30;
 
 /** A job's rows are reported stuck when processing with no heartbeat for this long. */
 export const STUCK_AFTER_SECONDS = 120;
-
-/**
- * Workers that may run at once, whether started with the server (ADAM_WORKERS) or from the
- * console: each holds a job's pages and models in memory.
- */
-export const MAX_WORKERS = 16;
 
 export const WorkerInfo = z.object({
   id: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BUILTIN_EMBEDDING_MODEL } from './constants.js';
 import { SCORE_BOUNDS } from './common.js';
 import { RERANK_TOP_N_BOUNDS } from './snippets.js';
 import { CrawlerSettings } from './crawls.js';
@@ -10,9 +11,6 @@ import {
 } from './backups.js';
 
 export const EMBEDDING_DIMENSION = 384;
-
-/** The built-in embedder's name in the model registry: the embedding model of a fresh install. */
-export const BUILTIN_EMBEDDING_MODEL = 'builtin-384';
 
 /** The spec's three embedding models, with the labels the processing screen gives them. */
 export const EMBEDDING_MODELS = [

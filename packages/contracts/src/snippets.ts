@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { SECTION_MAX_CHARS } from './constants.js';
 import { SCORE_BOUNDS } from './common.js';
-
-/** A heading path longer than this is cut: it is metadata, not content. */
-export const SECTION_MAX_CHARS = 300;
 
 export const THEMES = ['science', 'technology', 'philosophy', 'general'] as const;
 export const Theme = z.enum(THEMES);

@@ -218,11 +218,3 @@ export function workerChildEnv(config: Config): NodeJS.ProcessEnv {
     ADAM_LOG_LEVEL: config.logLevel,
   };
 }
-
-/**
- * A compiled copy of src/ that threads and child processes started from the sources load
- * instead of the .ts files (lib/entry-module.ts); the test run sets it (test/global-setup.ts).
- */
-export function compiledSourcesDir(): string | undefined {
-  return process.env.ADAM_COMPILED_SOURCES || undefined;
-}

@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threadDoor } from '../scripts/thread-door.mjs';
 import { EMBEDDER_WORKER_FILE } from '../src/embedding/embedder-pool.js';
-import { compiledSourcesDir } from '../src/config.js';
+import { compiledSourcesDir } from '../src/lib/entry-module.js';
 
 // piscina require()s a thread's module before import(); Node 20's require() of an ES module once
 // aborted a test process. Compiled thread modules are loaded through a CommonJS door instead.
@@ -65,6 +65,24 @@ export default function (n) { return -n; }
     }
   });
 
+  it('loads neither zod nor the wire schemas on a thread: only the plain values it needs', () => {
+    const compiled = compiledSourcesDir()!;
+    const doors = fs
+      .readdirSync(compiled, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.cjs'))
+      // `adam worker`'s process entry, matched by its name: a process, which needs the schemas.
+      .filter((f) => !f.endsWith('redis-worker.cjs'));
+    expect(doors).toContain(path.join('engine', 'analyze.worker.cjs'));
+    for (const door of doors) {
+      const loaded = moduleFiles(path.join(compiled, door.replace(/\.cjs$/, '.js')));
+      const withZod = loaded.filter((f) => fs.readFileSync(f, 'utf8').includes('$ZodType'));
+      expect(
+        withZod.map((f) => path.relative(compiled, f)),
+        door,
+      ).toEqual([]);
+    }
+  });
+
   it("is what the server's pools load from the compiled sources", () => {
     const compiled = compiledSourcesDir();
     expect(compiled).toBeDefined();
@@ -74,3 +92,18 @@ export default function (n) { return -n; }
     );
   });
 });
+
+/** A compiled module and every file it imports, statically or not, by relative path. */
+function moduleFiles(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
+      visit(path.resolve(path.dirname(file), spec!));
+    }
+  };
+  visit(entry);
+  return [...seen];
+}

@@ -1,4 +1,5 @@
-import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES, type DocumentType } from '@adam/contracts';
+import type { DocumentType } from '@adam/contracts';
+import { DOCUMENT_EXTENSIONS, DOCUMENT_TYPES } from '@adam/contracts/constants';
 
 /** Bytes of a file's start that sniffing reads (the upload keeps them as they stream by). */
 export const SNIFF_BYTES = 4096;

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { BUILTIN_EMBEDDING_MODEL } from '@adam/contracts';
+import { BUILTIN_EMBEDDING_MODEL } from '@adam/contracts/constants';
 import {
   BuiltinModel,
   builtinModelPath,

@@ -5,12 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import { valueSymbol } from 'piscina';
 import type { ProcessingSettings } from '@adam/contracts';
-import {
-  getWorkerEmbedder,
-  offerModelBytes,
-  packVectors,
-  transferring,
-} from '../embedding/embedder.worker.js';
+import { getWorkerEmbedder, offerModelBytes, packVectors } from '../embedding/embedder.worker.js';
 import { awaitAllThreads, type BarrierTask } from '../embedding/every-thread.js';
 import { compileRobotsBytes, type CompiledRobots } from '../crawl/robots.js';
 import { parseSitemapBytes, type ParsedSitemap } from '../crawl/sitemap.js';

@@ -1,9 +1,17 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { compiledSourcesDir } from '../config.js';
 
 const SELF = import.meta.url;
+
+/**
+ * A compiled copy of src/ that threads and child processes started from the sources load
+ * instead of the .ts files; the test run sets it (test/global-setup.ts). Read here rather than
+ * in config.ts: every thread module reaches this file, and config.ts loads zod.
+ */
+export function compiledSourcesDir(): string | undefined {
+  return process.env.ADAM_COMPILED_SOURCES || undefined;
+}
 /** Running from the .ts sources (vitest, tsx, `npm run dev`) rather than the compiled build. */
 const SOURCE_MODE = SELF.endsWith('.ts');
 const SRC_ROOT = fileURLToPath(new URL('../', SELF));

@@ -10,7 +10,7 @@
 import type { Emotion } from '@adam/contracts';
 
 // The eight emotions are a wire type too (analytics): declared once, in the contracts.
-export { EMOTIONS, type Emotion } from '@adam/contracts';
+export { EMOTIONS, type Emotion } from '@adam/contracts/constants';
 
 export const EMOTION_LEXICON: Record<string, Record<Emotion, string>> = {
   en: {

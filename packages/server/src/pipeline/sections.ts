@@ -6,7 +6,7 @@
  * snippet gets the path as its `section` and never spans two sections. Extraction removes the
  * mark from page text, so a page cannot forge one.
  */
-import { SECTION_MAX_CHARS } from '@adam/contracts';
+import { SECTION_MAX_CHARS } from '@adam/contracts/constants';
 import { wordCount } from './text.js';
 
 export const SECTION_MARK = '\u001D';
