@@ -1,16 +1,14 @@
 #!/usr/bin/env node
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { readDotEnv, type Config } from './config.js';
+import { configOrExit, readDotEnv, type Config } from './config.js';
 import { buildCore, type Core, type CoreServices } from './core.js';
 import { DataDirBusy, DataDirNotWritable, lockDataDir } from './lib/data-dir-lock.js';
 import { AppError } from './lib/errors.js';
-import { startRedisWorker } from './jobs/redis-worker.js';
 import { importFileHere } from './services/import-file.js';
 import { parseUserCommand, runUserCommand, UsageError } from './cli-users.js';
 import { AuditService } from './services/audit.service.js';
 import { AuditRepository } from './store/audit.repository.js';
-import { configOrExit, serve } from './main.js';
 
 const USAGE = `Usage: adam <command>
 
@@ -121,12 +119,16 @@ switch (command) {
   case 'serve': {
     const config = configOrExit();
     announce(config);
+    // The HTTP layer and the Redis worker load only for the commands that run them: the other
+    // commands start in a fraction of the time.
+    const { serve } = await import('./main.js');
     await serve(config);
     break;
   }
   case 'worker': {
     const config = configOrExit();
     announce(config);
+    const { startRedisWorker } = await import('./jobs/redis-worker.js');
     const worker = await startRedisWorker(config).catch((e: unknown) => {
       console.error(`Error: ${(e as Error).message}`);
       process.exit(2);

@@ -111,6 +111,19 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** The configuration, or its error on stderr and exit 2: an entry point's first step. */
+export function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { buildApp, type Adam } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { configOrExit, type Config } from './config.js';
 import {
   DataDirBusy,
   DataDirNotWritable,
@@ -8,6 +8,9 @@ import {
   lockDataDir,
 } from './lib/data-dir-lock.js';
 import { DEFAULT_ADMIN_EMAIL, DEFAULT_ADMIN_PASSWORD } from '@adam/contracts';
+
+// scripts/boot.cjs serves through main.cjs's exports: the configuration step is one of them.
+export { configOrExit };
 
 /** A start-up refusal a user can act on: printed as its one line, without a stack. */
 export class StartError extends Error {}
@@ -171,18 +174,6 @@ function listenErrorMessage(e: unknown, config: Config): string | null {
       return `${host} is not an address of this machine (HOST=${host}): set HOST to 127.0.0.1, or 0.0.0.0 for every interface.`;
     default:
       return null;
-  }
-}
-
-export function configOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
   }
 }
 
