@@ -36,7 +36,7 @@ export function workerExecArgv(): string[] | undefined {
 
 interface EmbedderPoolOptions extends PrepareOptions {
   dataDir: string;
-  /** Worker threads, each with its own copy of the model (~45 MB). Default 1. */
+  /** Worker threads; they map one copy of the model (~45 MB) for the process. Default 1. */
   threads?: number;
   /**
    * The pool's default worker module, for tasks run with `run` without a filename (e.g. a

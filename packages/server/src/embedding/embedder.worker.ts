@@ -83,7 +83,7 @@ function threadEmbedder(task: ModelTask): ThreadEmbedder {
 
 /**
  * The built-in embedder of this thread for `dataDir`, loaded on first use (converting the model
- * file if needed) and kept for the thread's life: ~45 MB per thread, shared by every task.
+ * file if needed) and kept for the thread's life; its ~45 MB are the process's one copy.
  */
 export function getWorkerEmbedder(dataDir: string, options: PrepareOptions = {}): BuiltinEmbedder {
   return threadEmbedder({ ...options, dataDir }).embedder;

@@ -122,7 +122,7 @@ export class Engine implements Embedder {
   private readonly madeIn = new WeakMap<Float32Array, { space: EmbeddingSpace; text: string }>();
   private pool: Promise<EmbedderPool> | null = null;
   private starting: Promise<void> | null = null;
-  /** The built-in embedder on this thread (~45 MB), once start() loaded it. */
+  /** The built-in embedder on this thread (mapping the pool's bytes), once start() loaded it. */
   private local: BuiltinEmbedder | null = null;
   private ready = false;
   private closed = false;
