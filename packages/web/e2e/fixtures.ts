@@ -52,13 +52,19 @@ export function selectedSuites(only = process.env.ADAM_E2E_ONLY): readonly strin
 /** Answers 200 once every selected suite's server answers its health check (start-servers.ts). */
 export const SERVERS_READY_URL = `http://127.0.0.1:${E2E_BASE_PORT + 4}/`;
 
-/** A suite server's environment: its port and store, the fixtures let through, quiet logs. */
+/**
+ * A suite server's environment: its port and store, the fixtures let through, quiet logs, cheap
+ * password hashing.
+ */
 export function suiteEnv(suite: string): Record<string, string> {
   return {
     PORT: String(suitePort(suite)),
     HOST: '127.0.0.1',
     ADAM_DATA_DIR: suiteDataDir(suite),
     ADAM_LOG_LEVEL: 'warn',
+    // Every test logs in: scrypt at the default cost is ~0.2 s of CPU a login, which no test
+    // measures (the server's own tests check the default).
+    ADAM_PASSWORD_HASH_COST: '10',
     ADAM_FETCH_ALLOW: [E2E_PORTS.site, E2E_PORTS.encyclopedia, E2E_PORTS.hub]
       .map((port) => `127.0.0.1:${port}`)
       .join(','),
