@@ -267,8 +267,8 @@ function placeAtomically(file: string, make: (tmp: string) => void): void {
   }
 }
 
-/** The file's header if it matches this format, recipe and `source` (when known), else null. */
-function readValidHeader(file: string, source: SourceInfo | null): FileHeader | null {
+/** `read(fd)` on the file opened for reading, closed after; null if it cannot be opened. */
+function withOpenFile<T>(file: string, read: (fd: number) => T | null): T | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -276,6 +276,15 @@ function readValidHeader(file: string, source: SourceInfo | null): FileHeader | 
     return null;
   }
   try {
+    return read(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The file's header if it matches this format, recipe and `source` (when known), else null. */
+function readValidHeader(file: string, source: SourceInfo | null): FileHeader | null {
+  return withOpenFile(file, (fd) => {
     const head = Buffer.alloc(12);
     if (fs.readSync(fd, head, 0, 12, 0) !== 12) return null;
     const headerBytes = headerLength(head);
@@ -283,9 +292,7 @@ function readValidHeader(file: string, source: SourceInfo | null): FileHeader | 
     const json = Buffer.alloc(headerBytes);
     if (fs.readSync(fd, json, 0, headerBytes, 12) !== headerBytes) return null;
     return checkHeader(json, source, fs.fstatSync(fd).size);
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** Length of the JSON header after the magic, or null if this is not a model file. */
@@ -584,13 +591,7 @@ export class BuiltinModel {
     file: string,
     options: PrepareOptions = {},
   ): { model: BuiltinModel; shared: SharedModelBytes } | null {
-    let fd: number;
-    try {
-      fd = fs.openSync(file, 'r');
-    } catch {
-      return null;
-    }
-    try {
+    return withOpenFile(file, (fd) => {
       // Size and identity from the descriptor that is read: a rename meanwhile cannot mix files.
       const st = fs.fstatSync(fd);
       const bytes = new SharedArrayBuffer(st.size);
@@ -602,9 +603,7 @@ export class BuiltinModel {
       }
       const model = BuiltinModel.parse(buf, options);
       return model && { model, shared: { file: identityOf(st), bytes } };
-    } finally {
-      fs.closeSync(fd);
-    }
+    });
   }
 
   /**
