@@ -191,12 +191,14 @@ describe('snippets read as sentences', () => {
   ] as const) {
     it(`cuts ${name} in linear time`, () => {
       const s = settings({ segment_overlap: 250, segment_max_sentences: 10 });
+      // The shared default (factor 16, bound 6): a quadratic cut shows an excess near 16. Its
+      // re-measuring stops at that bound, so the assertion uses the same one; inputs large
+      // enough and five tries, so a busy machine's pauses do not decide it.
       const g = bestGrowthVersusLinear((t: string) => regexCandidates(t, 'en', s).length, make, {
-        n: 3_000,
-        factor: 8,
-        reps: 3,
+        n: 6_000,
+        attempts: 5,
       });
-      expect(g.excess, describeGrowth(g)).toBeLessThan(4);
+      expect(g.excess, describeGrowth(g)).toBeLessThan(6);
     });
   }
 });
