@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { sourceResolution } from './vitest.source.js';
 
 /**
  * Tests that sit next to their code but are not unit tests by the tier's rule: they start ONNX
@@ -21,8 +22,7 @@ const MOCKS_MODULES = ['test/startup-order.test.ts'];
 const INTEGRATION_WORKERS = os.availableParallelism() + 1;
 
 export default defineConfig({
-  resolve: { conditions: ['adam-source'] },
-  ssr: { resolve: { conditions: ['adam-source'] } },
+  ...sourceResolution,
   test: {
     // Hang detectors, not races: waits are on conditions, so a long bound only slows a failure.
     // A loaded 2-core machine gives a test a small share of a core: with a CPU burner per core,

@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { sourceResolution } from './vitest.source.js';
 
 // `npm run test:reliability`: the fast checks (also in `npm test`) and the long ones (*.long.ts),
 // one file at a time so each long check has the machine to itself, then the table of figures.
 export default defineConfig({
-  resolve: { conditions: ['adam-source'] },
-  ssr: { resolve: { conditions: ['adam-source'] } },
+  ...sourceResolution,
   test: {
     include: ['test/reliability/**/*.{test,long}.ts'],
     globalSetup: ['test/reliability/global-setup.ts'],

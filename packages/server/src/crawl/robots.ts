@@ -57,15 +57,15 @@ export interface RobotsRules {
 }
 
 export const ROBOTS_MAX_BYTES = 500 * 1024;
-export const ROBOTS_MAX_LINES = 50_000;
+const ROBOTS_MAX_LINES = 50_000;
 export const ROBOTS_MAX_RULES = 10_000;
-export const ROBOTS_MAX_PATTERN = 2_048;
+const ROBOTS_MAX_PATTERN = 2_048;
 /**
  * A rule with a `*` may scan the whole path; one without costs a prefix comparison. The first
  * this many wildcard rules keep their wildcards, so one lookup scans a path at most this often.
  */
 export const ROBOTS_MAX_WILDCARD_RULES = 500;
-export const ROBOTS_MAX_SITEMAPS = 1_000;
+const ROBOTS_MAX_SITEMAPS = 1_000;
 export const ROBOTS_MAX_CRAWL_DELAY_S = 60;
 
 interface Group {
@@ -220,7 +220,7 @@ export function compileRobotsBytes(bytes: Uint8Array, userAgent: string): Compil
 }
 
 /** Rules for `userAgent` from a robots.txt body, as plain data (see the module comment). */
-export function compileRobots(text: string, userAgent: string): CompiledRobots {
+function compileRobots(text: string, userAgent: string): CompiledRobots {
   const cut = text.length > ROBOTS_MAX_BYTES;
   return compileBody(cut ? withoutCutLine(text.slice(0, ROBOTS_MAX_BYTES)) : text, userAgent);
 }

@@ -23,7 +23,7 @@ import { HEX, hexValue } from './percent.js';
 export const URL_MAX_LENGTH = 2_048;
 
 /** Parameters that identify a campaign or a click, never the page. */
-export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
+const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   'gclid',
   'gclsrc',
   'dclid',
@@ -90,7 +90,7 @@ function paramName(pair: string): string {
   }
 }
 
-export function isTrackingParam(name: string): boolean {
+function isTrackingParam(name: string): boolean {
   return name.startsWith(TRACKING_PREFIX) || TRACKING_PARAMS.has(name);
 }
 

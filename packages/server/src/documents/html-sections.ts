@@ -11,7 +11,7 @@ import { DocumentError, type DocumentSection } from './parsed-document.js';
  */
 
 /** A generated document's tree is as deep as a page's may be, and may be much larger. */
-export const DOCUMENT_MARKUP_LIMITS = { depth: MARKUP_LIMITS.depth, elements: 1_000_000 };
+const DOCUMENT_MARKUP_LIMITS = { depth: MARKUP_LIMITS.depth, elements: 1_000_000 };
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;

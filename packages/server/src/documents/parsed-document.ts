@@ -1,5 +1,3 @@
-import type { DocumentType } from '@adam/contracts';
-
 /** One stretch of a document under one heading, on one page when the format has pages. */
 export interface DocumentSection {
   heading: string | null;
@@ -44,8 +42,6 @@ export interface ParseOptions {
 
 /** Which parser reads a type. */
 export type DocumentParser = (body: Uint8Array, opts: ParseOptions) => Promise<ParsedDocument>;
-
-export type { DocumentType };
 
 /**
  * Sections cut to `maxChars` characters in all (a warning says so); blank ones dropped and

@@ -18,7 +18,7 @@ export interface SectionPlace {
  * Characters of text analysed in one engine task: a long document is several tasks, each under
  * the task budget, as several pages of a crawl would be. A page's text is usually far shorter.
  */
-export const CHUNK_CHARS = 100_000;
+const CHUNK_CHARS = 100_000;
 
 /** The text analysed for some sections: blank lines between them, as between paragraphs. */
 export const joinSections = (sections: readonly DocumentSection[]) =>

@@ -36,7 +36,7 @@ function looksText(head: Uint8Array): boolean {
 }
 
 /** The type an extension claims, or null for one no type has. */
-export function typeOfName(name: string): DocumentType | null {
+function typeOfName(name: string): DocumentType | null {
   const dot = name.lastIndexOf('.');
   if (dot < 0) return null;
   const ext = name.slice(dot).toLowerCase();

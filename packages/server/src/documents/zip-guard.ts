@@ -28,7 +28,7 @@ function corrupt(fileName: string, why: string): DocumentError {
 }
 
 /** The entries of the zip's central directory, bounded by `maxEntries`. */
-export function readZipDirectory(buf: Buffer, fileName: string, maxEntries: number): ZipEntry[] {
+function readZipDirectory(buf: Buffer, fileName: string, maxEntries: number): ZipEntry[] {
   let end = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - EOCD_SEARCH); i--) {
     if (buf.readUInt32LE(i) === EOCD) {

@@ -102,16 +102,16 @@ export interface DownloadResult {
   totalBytes: number;
 }
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 /**
  * 30 KiB per 30 s: far below any usable link (a 100 MB model would take a day), far above a
  * hub that keeps a connection alive with a byte every few seconds.
  */
-export const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
+const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
 /** The largest ONNX exports of sentence-transformer models are about 1.5 GB; room to spare. */
-export const DEFAULT_MAX_FILE_BYTES = 8 * 1024 ** 3;
+const DEFAULT_MAX_FILE_BYTES = 8 * 1024 ** 3;
 /** Often enough for a live bar, rarely enough not to flood the realtime channel. */
-export const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 100;
 /** A listing is JSON of a few KB per file; a repository of thousands of files stays under this. */
 const LISTING_MAX_BYTES = 16 * 1024 * 1024;
 /** Tells which repository and commit the .part files of a staging directory belong to. */

@@ -25,7 +25,7 @@ import type {
  */
 
 /** The worker module holding the ONNX tasks. */
-export const ONNX_WORKER_FILE = siblingModule('onnx-runtime');
+const ONNX_WORKER_FILE = siblingModule('onnx-runtime');
 
 /** How long a task sent to every thread waits for the other threads to take theirs. */
 const EVERY_THREAD_TIMEOUT_MS = 60_000;

@@ -50,7 +50,7 @@ export function markStarted(task: TimedTask): void {
 }
 
 /** When a thread began the task (ms since the epoch), or null while it waits in the queue. */
-export function startedAt(cell: SharedArrayBuffer): number | null {
+function startedAt(cell: SharedArrayBuffer): number | null {
   const t = Number(Atomics.load(new BigInt64Array(cell), 0));
   return t === 0 ? null : t;
 }

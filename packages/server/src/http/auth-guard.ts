@@ -26,7 +26,7 @@ declare module 'fastify' {
 }
 
 /** The OpenAPI extension naming the role an operation needs (the role-walk test reads it). */
-export const REQUIRED_ROLE = 'x-required-role';
+const REQUIRED_ROLE = 'x-required-role';
 
 /**
  * Everything in this scope needs a valid key unless its route says `config: { public: true }`,

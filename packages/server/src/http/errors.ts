@@ -10,7 +10,7 @@ const WHERE: Record<string, string> = {
   headers: 'headers',
 };
 
-export const DISK_FULL_DETAIL =
+const DISK_FULL_DETAIL =
   'The disk holding the data directory is full: free some space and try again';
 
 /**

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** Fastify's default `maxParamLength`: a longer path parameter matches no route. */
-export const MAX_PARAM_LENGTH = 100;
+const MAX_PARAM_LENGTH = 100;
 
 /**
  * Errors Fastify answers before any route or hook runs, given the `{detail}` body of every other

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
  * frame sandboxed without permissions: it needs no frame-src source, and it inherits this
  * policy on top of its own.
  */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -22,7 +22,7 @@ export const PAGE_CSP = [
 ].join('; ');
 
 /** The API answers data, never a page: nothing may load from it or frame it. */
-export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const COMMON: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',

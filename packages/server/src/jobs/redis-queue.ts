@@ -549,7 +549,7 @@ export class RedisQueue implements QueueDriver {
 }
 
 /** Redis does not answer: the workers' state is unknown until it is back. */
-export class RedisUnreachable extends AppError {
+class RedisUnreachable extends AppError {
   constructor() {
     super(503, 'Redis is unreachable: the workers cannot be listed until it is back');
   }

@@ -3,15 +3,14 @@ import { z } from 'zod';
 import { isTaskTimeout } from '../engine/task-deadline.js';
 import { assertRuleAllowsFetch, ruleMode } from '../scraping/extract.js';
 import { isFetchError } from '../scraping/fetch-error.js';
-import { validatorsOf, type Validators } from '../scraping/page-validators.js';
+import { validatorsOf } from '../scraping/page-validators.js';
 import { matchRule, type ScrapingRuleLike } from '../scraping/rules.js';
 import { analysisFromWire, analysisToWire, type WireAnalysis } from './analysis-wire.js';
 import { defineJob, stoppedOutcome, type WorkDeps } from './define-job.js';
 import { eachLimited } from './process-urls.job.js';
-import { MAX_KNOWN_SEGMENTS, SyncTarget, type SyncWork } from '../queue/source-sync.js';
+import { SyncTarget, type SyncWork } from '../queue/source-sync.js';
 
-export { MAX_KNOWN_SEGMENTS };
-export type { SyncWork, Validators };
+export type { SyncWork };
 
 /** The job's result (its counts) is written after this many sources, and after the last. */
 const RESULT_EVERY = 20;

@@ -3,8 +3,8 @@
  * written in the same operation order so that a score here equals SQLite's to the last bit when
  * the terms are added in the query's phrase order.
  */
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 /** FTS5's idf: log((N − n + 0.5) / (n + 0.5)), and 1e-6 where that is not positive. */
 export function bm25Idf(rows: number, hits: number): number {

@@ -23,9 +23,9 @@ import { forEachTerm } from './tokenizer.js';
 import { bm25Idf, bm25Term, bm25Tf } from './bm25.js';
 import type { KeywordMode, KeywordQuery } from './keyword-query.js';
 
-export const BLOCK = 128;
+const BLOCK = 128;
 /** Mutable documents before a merge: small enough to score exhaustively in well under 1 ms. */
-export const MERGE_AT = 20_000;
+const MERGE_AT = 20_000;
 const MAX_TF = 0xffff;
 /** Slack on every pruning test: bounds and scores add the same terms in different orders. */
 const SLACK = 1 + 1e-9;
@@ -913,7 +913,7 @@ function sortPairs(pairs: number[]): void {
 }
 
 /** A base segment with its per-block bounds computed. */
-export function withBlocks(
+function withBlocks(
   ids: Uint32Array,
   lengths: Uint32Array,
   postStart: Uint32Array,

@@ -19,7 +19,7 @@ import { KeywordIndex, type StoredBaseSegment } from './keyword-index.js';
 
 export const KEYWORD_FILE = 'keyword.idx';
 /** 2: documents are the keyword text (migration 27's view), not the snippet's text alone. */
-export const KEYWORD_FORMAT = 2;
+const KEYWORD_FORMAT = 2;
 const MAGIC = Buffer.from('ADAMKWI\n', 'latin1');
 const PREFIX = MAGIC.length + 4 + 32;
 

@@ -17,7 +17,7 @@
 import { DIACRITIC_CHARS, DIACRITIC_KEYS, FOLD_ENTRIES, FOLD_OFFSETS } from './fts5-tables.js';
 
 /** FTS5 truncates longer tokens (FTS5_MAX_TOKEN_SIZE), when indexing and when querying. */
-export const MAX_TOKEN_BYTES = 32_768;
+const MAX_TOKEN_BYTES = 32_768;
 const PORTER_MAX = 64;
 
 // --- unicode61 -------------------------------------------------------------------------------

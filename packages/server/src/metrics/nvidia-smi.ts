@@ -23,7 +23,7 @@ export const NVIDIA_SMI_ARGS = [
 ];
 
 /** nvidia-smi can hang on a wedged driver: a sample never waits longer than this. */
-export const NVIDIA_SMI_TIMEOUT_MS = 2000;
+const NVIDIA_SMI_TIMEOUT_MS = 2000;
 
 /** Runs a command and answers its stdout; rejects with the spawn error (code ENOENT when absent). */
 export type ExecFile = (
@@ -32,7 +32,7 @@ export type ExecFile = (
   opts: { timeout: number; env?: NodeJS.ProcessEnv },
 ) => Promise<string>;
 
-export const execFileText: ExecFile = (file, args, opts) =>
+const execFileText: ExecFile = (file, args, opts) =>
   new Promise((resolve, reject) => {
     execFile(file, args, { ...opts, encoding: 'utf8', windowsHide: true }, (err, stdout) =>
       err ? reject(err) : resolve(stdout),

@@ -3,8 +3,7 @@
  * Pure functions; the embedder is injected so the same code runs in the server and in workers.
  */
 export { analyzeText, rankSentences, type AnalyzeResult } from './analyze.js';
-export { documentEntities, extractEntities, type EntityLabel, type NerFn } from './entities.js';
-export { resolveLanguage, type DetectedLanguage } from './language.js';
+export { documentEntities, extractEntities, type NerFn } from './entities.js';
+export { resolveLanguage } from './language.js';
 export { type Diagnostic } from './segmenter.js';
-export { splitSentences } from './sentences.js';
 export { type EmbedFn } from './text.js';

@@ -12,7 +12,6 @@ import { wordCount } from './text.js';
 export const SECTION_MARK = '\u001D';
 /** Between the levels of a heading path. */
 export const SECTION_SEPARATOR = ' › ';
-export { SECTION_MAX_CHARS };
 
 export interface TextSection {
   /** The heading path, or null for the text before the first heading. */
@@ -74,11 +73,4 @@ export function joinShortSections(
   if (carried !== null)
     out.push({ section: sections[sections.length - 1]!.section, text: carried });
   return out;
-}
-
-/** The text without its section lines (what a reader of the prose sees). */
-export function withoutSectionLines(text: string): string {
-  return splitSections(text)
-    .map((s) => s.text)
-    .join('\n\n');
 }

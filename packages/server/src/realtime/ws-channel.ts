@@ -26,7 +26,7 @@ import type { BusEventName, BusEvents, EventBus } from '../lib/event-bus.js';
 /** Refused keys close with the contract's WS_CLOSE_*; these three are the protocol's own. */
 const CLOSE_GOING_AWAY = 1001;
 /** Policy violation: what a socket that keeps flooding the channel is closed with. */
-export const CLOSE_POLICY_VIOLATION = 1008;
+const CLOSE_POLICY_VIOLATION = 1008;
 const CLOSE_INTERNAL_ERROR = 1011;
 
 /**

@@ -8,7 +8,7 @@
  */
 
 /** Elements that are furniture wherever they are. */
-export const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'menu']);
+const FURNITURE_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'menu']);
 
 /** ARIA roles of furniture. */
 const FURNITURE_ROLES = new Set([
@@ -116,7 +116,7 @@ const FURNITURE_LABEL_WORDS = new Set([
 ]);
 
 /** Lower-case words of a class, id or label: split on anything not a letter or digit. */
-export function attributeWords(value: string | null, max = 64): string[] {
+function attributeWords(value: string | null, max = 64): string[] {
   const out: string[] = [];
   let word = '';
   const s = (value ?? '').slice(0, 512).toLowerCase();
@@ -167,7 +167,7 @@ export function isFurniture(el: ElementLike): boolean {
  * Headings whose section is apparatus, not prose (en, fr, es, de): it goes with its
  * subsections.
  */
-export const APPARATUS_SECTIONS = new Set(
+const APPARATUS_SECTIONS = new Set(
   [
     'references',
     'see also',

@@ -226,9 +226,6 @@ const BY_LABEL = new Map(
   ),
 );
 
-/** Every encoding name of the standard. */
-export const ENCODINGS: readonly string[] = Object.keys(ENCODING_LABELS);
-
 /** The standard's "get an encoding": a label, trimmed and case-folded → its encoding. */
 export function encodingForLabel(label: string): string | undefined {
   let start = 0;

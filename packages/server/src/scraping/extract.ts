@@ -448,7 +448,7 @@ const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6
  * page's title and only resets the path), apparatus sections (References, See also…) go with
  * their subsections, and each block is cleaned of footnote markers, edit links and taglines.
  */
-export function toSectionedText(root: DomNode): string {
+function toSectionedText(root: DomNode): string {
   const blocks: string[] = [];
   const path: { level: number; text: string }[] = [];
   let pending: string | null = null;

@@ -9,7 +9,7 @@ export interface Validators {
 }
 
 /** The hash a sync compares a page's body with: the same bytes are the same page. */
-export const bodyHash = (body: Buffer) => createHash('sha256').update(body).digest('hex');
+const bodyHash = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
 /**
  * A fetched page's validators. Stored at ingest (process_urls, crawl_site) and at each sync,

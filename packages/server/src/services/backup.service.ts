@@ -72,13 +72,13 @@ const FIXED_RETENTION: Record<Exclude<BackupReason, 'auto'>, number> = {
 };
 const DAY_MS = 86_400_000;
 
-export const RESTORE_RETRY_AFTER_SECONDS = 5;
+const RESTORE_RETRY_AFTER_SECONDS = 5;
 /** How long a restore waits for what it pauses (a cancelled job stopping, a write ending). */
 const PAUSE_TIMEOUT_MS = 30_000;
 /** Room an upload leaves free beside itself, so the store and the index can still write. */
 export const UPLOAD_DISK_RESERVE_BYTES = 64 * 1048576;
 /** The error of a job a restore found processing in the backup: its work cannot resume. */
-export const INTERRUPTED_BY_RESTORE = 'interrupted by restore';
+const INTERRUPTED_BY_RESTORE = 'interrupted by restore';
 
 /** A call refused because a restore is replacing the data: 409, to be retried shortly. */
 export class RestoreRunning extends AppError {
@@ -90,7 +90,7 @@ export class RestoreRunning extends AppError {
 }
 
 /** 507: the upload would leave the disk of the backups without the room the data needs. */
-export class NoRoomForUpload extends AppError {
+class NoRoomForUpload extends AppError {
   constructor(what: string, free: number, dir: string) {
     const mb = (n: number) => Math.round(n / 1048576);
     super(

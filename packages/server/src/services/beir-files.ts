@@ -52,7 +52,7 @@ interface BadLine {
  * Splits a stream into lines without a regular expression (\n, with an optional \r before it).
  * A line longer than MAX_BEIR_LINE_BYTES is reported, never buffered past that.
  */
-export async function* linesOf(
+async function* linesOf(
   stream: AsyncIterable<Buffer | string>,
 ): AsyncGenerator<{ line: number; text: string | null }> {
   let pending: Buffer[] = [];

@@ -15,7 +15,7 @@ export interface Metrics {
 }
 
 /** Grades ≥ this are relevant (recall, MRR); nDCG uses the grade itself as the gain. */
-export const RELEVANT_GRADE = 1;
+const RELEVANT_GRADE = 1;
 
 /** Each rank's gain, each unit once (its first rank); 0 for an unjudged or repeated unit. */
 function gains(ranked: readonly (string | null)[], grades: ReadonlyMap<string, number>): number[] {

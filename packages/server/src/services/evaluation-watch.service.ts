@@ -13,9 +13,10 @@ import type { Logger } from '../logging.js';
 import type { EvaluationRepository } from '../store/evaluation.repository.js';
 import type { QualityAlertRepository, QualityAlertRow } from '../store/quality-alert.repository.js';
 import type { EvaluationService } from './evaluation.service.js';
+import { round } from '../lib/round.js';
 
 /** Between two looks for watched sets whose scheduled run is due: periods are hours. */
-export const WATCH_TICK_MS = 60_000;
+const WATCH_TICK_MS = 60_000;
 const HOUR_MS = 3_600_000;
 /** setTimeout's longest delay. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -24,7 +25,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * (index_storage rebuilds: its run follows the rebuild). The reranker's are read only when the
  * section has them.
  */
-export const SEARCH_SETTING_FIELDS = [
+const SEARCH_SETTING_FIELDS = [
   'search_vector_weight',
   'rerank_enabled',
   'rerank_top_n',
@@ -62,7 +63,6 @@ type RunModes = Parameters<EvaluationService['startRun']>[0]['modes'];
 
 const cut = (text: string, max: number) =>
   text.length > max ? `${text.slice(0, max - 1)}…` : text;
-const round = (n: number) => Number(n.toFixed(4));
 
 /**
  * Continuous evaluation (issue 27): watched sets get a run queued after a rebuild of the index,

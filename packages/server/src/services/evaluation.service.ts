@@ -44,6 +44,7 @@ import {
   subtract,
   type Metrics,
 } from './evaluation-metrics.js';
+import { round } from '../lib/round.js';
 
 type QueryInput = z.output<typeof EvaluationQueryInput>;
 type SetInput = {
@@ -97,8 +98,6 @@ function toJudgment(j: JudgmentInput): Judgment {
 function uniqueJudgments(list: Judgment[]): Judgment[] {
   return [...new Map(list.map((j) => [unitKey(j), j])).values()];
 }
-
-const round = (n: number, places = 4) => Number(n.toFixed(places));
 
 export class EvaluationService {
   constructor(

@@ -34,7 +34,7 @@ export function keywordStrength(bestBm25: number, basis: KeywordBasis): number {
 }
 
 /** How deep each side's ranking is compared when measuring their agreement. */
-export const AGREEMENT_DEPTH = 10;
+const AGREEMENT_DEPTH = 10;
 
 /**
  * How much the two sides agree on this query, 0–1: the share of the keyword side's top 10 (by

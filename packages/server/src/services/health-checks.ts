@@ -102,7 +102,7 @@ const WRITE_PROBE_MAX_AGE_MS = 10_000;
  * every WRITE_PROBE_MAX_AGE_MS (a read-only remount or lost permissions show here, with the
  * errno and the path, instead of as opaque failures of every write).
  */
-export class WritableProbe {
+class WritableProbe {
   private last: { at: number; error: NodeJS.ErrnoException | null } | null = null;
   private running: Promise<void> | null = null;
 

@@ -47,4 +47,4 @@ export function ftsMatch(text: string, match: TextMatch): string | null {
   }
 }
 
-export { fuseScores, keywordStrength, type KeywordBasis, type SearchCandidate } from './fusion.js';
+export { fuseScores, type SearchCandidate } from './fusion.js';

@@ -20,7 +20,7 @@ const NEWLINE = 0x0a;
  * `maxBytes` is never held: its bytes are skipped up to the next newline and it comes out as
  * `null` (too long). Only line ends are looked for: no pattern runs over the bytes.
  */
-export async function* rawLines(
+async function* rawLines(
   file: string,
   maxBytes = MAX_IMPORT_LINE_BYTES,
 ): AsyncGenerator<{ line: number; bytes: Buffer | null }> {
@@ -75,7 +75,7 @@ function deeperThan(value: unknown, max: number): boolean {
 }
 
 /** One line's text to a record or a reason, each check bounded by the line's length. */
-export function parseImportLine(line: number, bytes: Buffer | null): ImportLine | null {
+function parseImportLine(line: number, bytes: Buffer | null): ImportLine | null {
   if (bytes === null)
     return { line, ok: false, reason: `longer than ${MAX_IMPORT_LINE_BYTES} bytes` };
   let text: string;

@@ -60,7 +60,7 @@ export function encodeCursor(k: JobKey): string {
 
 const BAD_CURSOR = 'cursor is not one this list gave (pass next_cursor as it came)';
 
-export function decodeCursor(cursor: string): JobKey {
+function decodeCursor(cursor: string): JobKey {
   let v: unknown;
   try {
     v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

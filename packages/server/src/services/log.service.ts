@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { LogRepository } from '../store/log.repository.js';
 
 /** How far back each range of the logs screen reaches from now. */
-export const LOG_RANGE_MS: Record<HistoryRange, number> = {
+const LOG_RANGE_MS: Record<HistoryRange, number> = {
   '1h': 3600_000,
   '24h': 24 * 3600_000,
   '7d': 7 * 24 * 3600_000,

@@ -195,7 +195,7 @@ export class MetricsSamplerService {
 }
 
 /** The mean point of each bucket of `points`, oldest first. */
-export function inBuckets(points: readonly MetricsPoint[], bucketMs: number): MetricsPoint[] {
+function inBuckets(points: readonly MetricsPoint[], bucketMs: number): MetricsPoint[] {
   const buckets = new Map<number, SystemMetrics[]>();
   for (const p of points) {
     const start = Math.floor(p.ts / bucketMs) * bucketMs;
@@ -212,7 +212,7 @@ export function inBuckets(points: readonly MetricsPoint[], bucketMs: number): Me
  * Each figure's mean over the samples that have it (null when none has), cpu_per_core core by
  * core; stamped with the bucket's start.
  */
-export function meanOf(samples: readonly SystemMetrics[], ts: number): SystemMetrics {
+function meanOf(samples: readonly SystemMetrics[], ts: number): SystemMetrics {
   const out = withAllFields({ timestamp: new Date(ts).toISOString() });
   for (const k of FIGURES) out[k] = mean(samples.map((s) => s[k]));
   const cores = Math.max(0, ...samples.map((s) => s.cpu_per_core?.length ?? 0));

@@ -128,10 +128,7 @@ export class PlaygroundService {
  * The playground's banner line when the text's language has no language pack: its entities
  * then come from the built-in rules (date patterns and capitalised runs).
  */
-export function packWarning(
-  language: string,
-  packs: Readonly<Record<string, string>>,
-): string | null {
+function packWarning(language: string, packs: Readonly<Record<string, string>>): string | null {
   const known = MODEL_LANGUAGES.find((l) => l.code === language);
   // English has the built-in pipeline (compromise) even without a pack.
   if (!known || language === 'en' || packs[language]) return null;

@@ -20,16 +20,16 @@ import type {
 } from '../store/search-history.repository.js';
 
 /** Buffered searches are written this often: a crash loses at most this much history. */
-export const SEARCH_HISTORY_FLUSH_MS = 1000;
+const SEARCH_HISTORY_FLUSH_MS = 1000;
 /** A buffer this full is written at once (after the answer, never on the request's path). */
-export const SEARCH_HISTORY_FLUSH_AT = 500;
+const SEARCH_HISTORY_FLUSH_AT = 500;
 /**
  * Searches held while the store cannot take them (busy, full disk): past this the oldest are
  * dropped and counted, so a lagging store never grows the server's memory without bound.
  */
-export const SEARCH_HISTORY_BUFFER_MAX = 20_000;
+const SEARCH_HISTORY_BUFFER_MAX = 20_000;
 /** Rows the retention prune deletes per statement: each write stays short. */
-export const SEARCH_HISTORY_PRUNE_BATCH = 5000;
+const SEARCH_HISTORY_PRUNE_BATCH = 5000;
 
 /** What a search answered, as far as the history needs it. */
 export interface SearchAnswer {
@@ -250,7 +250,7 @@ export class SearchHistoryService {
 }
 
 /** Nearest rank: the smallest value with at least 95 % of the values at or below it. */
-export function percentile95(sorted: readonly number[]): number {
+function percentile95(sorted: readonly number[]): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.ceil(0.95 * sorted.length) - 1]!;
 }

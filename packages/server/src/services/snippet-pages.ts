@@ -7,7 +7,7 @@ import type { ExportedSnippet, Snippet } from '@adam/contracts';
 import type { SnippetRepository, SnippetRow } from '../store/snippet.repository.js';
 
 /** Rows read from the store at a time by an export (one page is what its thread holds). */
-export const EXPORT_PAGE_ROWS = 100;
+const EXPORT_PAGE_ROWS = 100;
 /** A refused export names at most this many of the ids it did not find. */
 const MISSING_IDS_NAMED = 10;
 

@@ -56,7 +56,7 @@ const CONSISTENCY_LIST_LIMIT = 1000;
  */
 export const EXPORT_CONCURRENCY = 2;
 /** What a refused export is told to wait, in seconds (a 1M-row export takes tens of seconds). */
-export const EXPORT_RETRY_AFTER_S = 10;
+const EXPORT_RETRY_AFTER_S = 10;
 
 /** Candidates taken from each side in hybrid mode (more when k is larger). */
 const HYBRID_DEPTH = 50;

@@ -4,7 +4,7 @@ import { TooManyRequests, Unprocessable } from '../lib/errors.js';
 import type { Logger } from '../logging.js';
 
 /** Between two looks for due targets: cron expressions name minutes, so a minute is enough. */
-export const SYNC_TICK_MS = 60_000;
+const SYNC_TICK_MS = 60_000;
 /** Due targets read per look; the rest come at the next round of the same tick. */
 const DUE_BATCH = 100;
 /** setTimeout's longest delay. */

@@ -44,7 +44,7 @@ const mib = (n: number) => `${Math.round((n / MIB) * 10) / 10} MiB`;
  * A name a client sent, made safe to show and store: its last path segment, without control
  * characters, at most `max` characters (the extension kept). Never used as a path.
  */
-export function sanitizeFileName(raw: string, max: number, fallback: string): string {
+function sanitizeFileName(raw: string, max: number, fallback: string): string {
   const last = raw.slice(Math.max(raw.lastIndexOf('/'), raw.lastIndexOf('\\')) + 1);
   let clean = '';
   for (const ch of last) {

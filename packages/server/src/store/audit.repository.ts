@@ -3,7 +3,7 @@ import type { AuditEntry, AuditFilters, AuditOutcome } from '@adam/contracts';
 import type { Db } from './db.js';
 
 /** The prev_hash of the first entry ever written. */
-export const GENESIS_HASH = '0'.repeat(64);
+const GENESIS_HASH = '0'.repeat(64);
 
 /** What a caller records; id, time and hashes are the repository's. */
 export interface AuditRecord {

@@ -6,8 +6,8 @@ import type { SnippetRepository } from './snippet.repository.js';
  * the writer 1.7 s; fixed chunks of 250 rows took 6 ms on average but 30-230 ms on a loaded
  * machine or a big store (bench/index-save), where a row costs more.
  */
-export const MARK_SLICE_MS = 4;
-export const MARK_ROWS = { first: 64, min: 8, max: 2_000 };
+const MARK_SLICE_MS = 4;
+const MARK_ROWS = { first: 64, min: 8, max: 2_000 };
 
 /** The rows of the next marking transaction, from the last one's rows and duration. */
 export function nextMarkSlice(rows: number, ms: number): number {
@@ -39,7 +39,7 @@ export interface MarkResult {
 }
 
 /** Whether `key`'s bit is set in a skip bitmap (a key past its end is not skipped). */
-export function skipped(skip: Int32Array | null, key: number): boolean {
+function skipped(skip: Int32Array | null, key: number): boolean {
   if (!skip || key >= skip.length * 32) return false;
   return (Atomics.load(skip, key >>> 5) & (1 << (key & 31))) !== 0;
 }

@@ -237,7 +237,7 @@ function checkUsearchLayout(file: string, name: string, m: IndexManifest): void 
 }
 
 /** Bytes hashed per step of a SavedIndexVerifier: a search waits at most one step (~10 ms). */
-export const VERIFY_STEP_BYTES = 4 << 20;
+const VERIFY_STEP_BYTES = 4 << 20;
 
 /**
  * Hashes a loaded generation's files against the manifest's sha256, a step at a time, so the
@@ -416,42 +416,6 @@ export function listDamaged(dir: string): DamagedCopy[] {
 }
 
 // ---------------------------------------------------------------- backups
-
-/**
- * Copies the saved index (manifest, the generation it names, state.json) into `dest`. The
- * generation's files are hard-linked first, synchronously: a later save writes new files and
- * deletes these names, but the links keep the data for the copy. Answers the vector count.
- */
-export async function snapshotIndex(dir: string, dest: string): Promise<number> {
-  const staging = path.join(dest, '.staging');
-  fs.mkdirSync(staging, { recursive: true });
-  const manifestBytes = readIfExists(path.join(dir, INDEX_MANIFEST));
-  const stateBytes = readIfExists(path.join(dir, INDEX_STATE));
-  let vectors = 0;
-  const staged: string[] = [];
-  if (manifestBytes) {
-    const m = JSON.parse(manifestBytes.toString('utf8')) as IndexManifest;
-    vectors = m.count;
-    for (const kind of ['usearch', 'keys'] as const) {
-      const name = indexFileName(m.generation, kind);
-      const src = path.join(dir, name);
-      if (!fs.existsSync(src)) continue; // an empty index has no .usearch file
-      try {
-        fs.linkSync(src, path.join(staging, name));
-      } catch {
-        fs.copyFileSync(src, path.join(staging, name));
-      }
-      staged.push(name);
-    }
-  }
-  for (const name of staged) {
-    await fs.promises.copyFile(path.join(staging, name), path.join(dest, name));
-  }
-  fs.rmSync(staging, { recursive: true, force: true });
-  if (stateBytes) fs.writeFileSync(path.join(dest, INDEX_STATE), stateBytes);
-  if (manifestBytes) fs.writeFileSync(path.join(dest, INDEX_MANIFEST), manifestBytes);
-  return vectors;
-}
 
 interface IndexInstall {
   /** Swaps the manifest (one rename): from here on the directory holds the new index. */

@@ -6,7 +6,7 @@
 import { CONSOLE_HEADER, CONSOLE_HEADER_VALUE, type RefreshResponse } from '@adam/contracts';
 import { clearSession, getApiKey, setApiKey } from '../session/storage';
 
-export const API_BASE = '/api/v1';
+const API_BASE = '/api/v1';
 export const NETWORK_ERROR_MESSAGE = 'Network error. Please check your connection.';
 
 export interface FieldError {

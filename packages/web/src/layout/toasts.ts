@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 export const TOAST_POSITION = 'top-right' as const;
 export const TOAST_LIMIT = 20;
 export const TOAST_AUTO_CLOSE_MS = 4000;
-export const SUCCESS_TOAST_AUTO_CLOSE_MS = 2000;
+const SUCCESS_TOAST_AUTO_CLOSE_MS = 2000;
 
 export const toast = {
   success(message: string) {

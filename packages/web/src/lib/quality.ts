@@ -1,6 +1,6 @@
 /** Spec 002 §9 quality colours: 0.8 or above green, 0.5 or above yellow, otherwise red. */
-export const QUALITY_GREEN_FROM = 0.8;
-export const QUALITY_YELLOW_FROM = 0.5;
+const QUALITY_GREEN_FROM = 0.8;
+const QUALITY_YELLOW_FROM = 0.5;
 
 export function qualityColor(
   score: number | null | undefined,

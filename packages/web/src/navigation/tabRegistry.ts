@@ -62,7 +62,7 @@ export function tabAllowed(tab: TabDefinition, role: Role): boolean {
   return roleAllows(role, tabRole(tab));
 }
 
-export const MENU_GROUPS: Record<MenuGroupId, MenuGroup> = {
+const MENU_GROUPS: Record<MenuGroupId, MenuGroup> = {
   snippets: { id: 'snippets', label: 'Snippets', icon: IconNotes },
   sources: { id: 'sources', label: 'Sources', icon: IconWorldWww },
   index: { id: 'index', label: 'Index', icon: IconDatabase },

@@ -65,7 +65,7 @@ export function rgbPng(width: number, height: number, rows: Buffer, level = 6): 
 }
 
 /** A 2×2 grey PNG. */
-export function tinyPng(): Buffer {
+function tinyPng(): Buffer {
   return rgbPng(
     2,
     2,

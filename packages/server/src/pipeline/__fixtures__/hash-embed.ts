@@ -1,6 +1,6 @@
 import { matchTokens, STOPWORDS } from '../text.js';
 
-export const HASH_DIMS = 256;
+const HASH_DIMS = 256;
 
 function fnv1a(s: string): number {
   let h = 0x811c9dc5;

@@ -79,7 +79,7 @@ function tryLinkIndex(dir: string, dest: string): ({ vectors: number } & SharedW
 }
 
 /** A hard link from `src` at `dest`; a copy where links are refused (another file system). Answers whether it linked. */
-export function linkOrCopy(src: string, dest: string): boolean {
+function linkOrCopy(src: string, dest: string): boolean {
   try {
     fs.linkSync(src, dest);
     return true;

@@ -17,7 +17,7 @@ export const EMOTION_COLORS: Record<Emotion, MantineColor> = {
   anticipation: 'orange.6',
 };
 
-export const UNKNOWN_EMOTION_COLOR: MantineColor = 'gray.6';
+const UNKNOWN_EMOTION_COLOR: MantineColor = 'gray.6';
 
 export function emotionColor(emotion: string): MantineColor {
   return (EMOTION_COLORS as Record<string, MantineColor>)[emotion] ?? UNKNOWN_EMOTION_COLOR;

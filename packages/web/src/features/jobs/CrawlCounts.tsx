@@ -23,7 +23,7 @@ export function crawlProgressOf(job: Pick<Job, 'type' | 'stats'>): CrawlProgress
   return parsed.success ? parsed.data : null;
 }
 
-export const skippedTotal = (crawl: CrawlProgress) =>
+const skippedTotal = (crawl: CrawlProgress) =>
   CRAWL_SKIP_REASONS.reduce((sum, r) => sum + crawl.skipped[r], 0);
 
 function Figure({ label, value, testId }: { label: string; value: number; testId: string }) {

@@ -23,7 +23,7 @@ import { jobTypeLabel } from './jobTypes';
 import { useJobDetail } from './jobs.api';
 
 /** 950 ms, 12.4 s, 3 min 5 s, 2 h 4 min: a duration an operator reads at a glance. */
-export function formatDuration(ms: number | null): string {
+function formatDuration(ms: number | null): string {
   if (ms === null) return '-';
   if (ms < 1000) return `${Math.round(ms)} ms`;
   const s = ms / 1000;

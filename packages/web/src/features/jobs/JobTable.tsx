@@ -32,7 +32,7 @@ import { useCan } from '../../session/useCan';
 import { DateTime } from '../../components/DateTime';
 
 /** Relaunch choices in the spec's order (spec 002 §9: normal, high, low). */
-export const RELAUNCH_PRIORITIES: readonly JobPriority[] = ['normal', 'high', 'low'];
+const RELAUNCH_PRIORITIES: readonly JobPriority[] = ['normal', 'high', 'low'];
 
 /** URLs listed under an expanded row; the rest are counted. */
 const URLS_SHOWN = 50;

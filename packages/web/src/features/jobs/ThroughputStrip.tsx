@@ -4,7 +4,7 @@ import { formatNumber, formatPercent } from '../../lib/format';
 import { useJobThroughput } from './jobs.api';
 
 /** Seconds as `850 ms`, `12 s`, `4 m 05 s` or `2 h 03 m`; null as `-`. */
-export function formatSeconds(value: number | null | undefined): string {
+function formatSeconds(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
   if (value < 1) return `${Math.round(value * 1000)} ms`;
   if (value < 60) return `${value < 10 ? value.toFixed(1) : Math.round(value)} s`;

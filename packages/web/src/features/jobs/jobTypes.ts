@@ -1,7 +1,7 @@
 /** What each job type is called on screen; the raw type stays visible beside it. */
 import type { Job, JobType } from '@adam/contracts';
 
-export const JOB_TYPE_LABELS: Record<JobType, string> = {
+const JOB_TYPE_LABELS: Record<JobType, string> = {
   process_urls: 'Process URLs',
   save_segments: 'Save text',
   rebuild_index: 'Rebuild index',

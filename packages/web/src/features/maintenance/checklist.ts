@@ -70,7 +70,7 @@ function humanValue(value: unknown): string {
 }
 
 /** `details` as "name: value" lines; nested objects are flattened one level ("engine threads: 2"). */
-export function detailLines(details: Record<string, unknown> | undefined): string[] {
+function detailLines(details: Record<string, unknown> | undefined): string[] {
   const lines: string[] = [];
   for (const [key, value] of Object.entries(details ?? {})) {
     if (value && typeof value === 'object' && !Array.isArray(value)) {
@@ -147,7 +147,7 @@ export function websocketRow(status: RealtimeStatus): ChecklistRow {
   };
 }
 
-export function formatUptime(seconds: number): string {
+function formatUptime(seconds: number): string {
   const d = Math.floor(seconds / 86400);
   const h = Math.floor((seconds % 86400) / 3600);
   const m = Math.floor((seconds % 3600) / 60);

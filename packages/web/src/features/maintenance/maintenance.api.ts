@@ -37,9 +37,6 @@ export const maintenanceKeys = {
   backups: ['maintenance', 'backups'] as const,
 };
 
-/** The actions that run as a job on the server: their answer carries the job id to follow. */
-export const JOB_ACTIONS: readonly MaintenanceAction[] = ['optimize_index', 'rebuild_index'];
-
 function useFailureToast(error: unknown, errorUpdatedAt: number, message: string) {
   useEffect(() => {
     if (error) toast.error(message, { dedupe: true });

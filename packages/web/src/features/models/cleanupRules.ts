@@ -3,10 +3,9 @@ import { MODEL_TYPES, type UnusedFileType, type UnusedModelFile } from '@adam/co
 
 /** The type filter: all, then every model type. */
 export const CLEANUP_TYPE_FILTERS = ['all', ...MODEL_TYPES] as const;
-export type CleanupTypeFilter = (typeof CLEANUP_TYPE_FILTERS)[number];
 
 /** Groups in this order; files in no type's folder come last, on their own. */
-export const FILE_GROUP_ORDER: readonly UnusedFileType[] = [...MODEL_TYPES, 'other'];
+const FILE_GROUP_ORDER: readonly UnusedFileType[] = [...MODEL_TYPES, 'other'];
 
 export const FILE_GROUP_LABELS: Record<UnusedFileType, string> = {
   embedding: 'Embedding',

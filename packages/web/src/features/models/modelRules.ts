@@ -44,7 +44,7 @@ export const canUninstall = (model: Pick<Model, 'status' | 'builtin'>) =>
 
 /** The active toggle and the Test button: installed or loaded models only. */
 export const canToggle = (model: Pick<Model, 'status'>) => isInstalled(model.status);
-export const canTest = canToggle;
+export const canTest = (model: Pick<Model, 'status'>) => isInstalled(model.status);
 
 // --- Languages --------------------------------------------------------------------------------
 
@@ -90,7 +90,6 @@ export const tabOf = (model: Pick<Model, 'type'>): ModelTab =>
   model.type === 'spacy' ? 'spacy' : 'embedding';
 
 export const STATUS_FILTERS = ['all', ...MODEL_STATUSES] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
 export const STATUS_FILTER_OPTIONS = STATUS_FILTERS.map((value) => ({
   value,
   label:

@@ -35,7 +35,7 @@ export function model(id: number, over: Partial<Model> = {}): Model {
   };
 }
 
-export function stats(over: Partial<ModelStats> = {}): ModelStats {
+function stats(over: Partial<ModelStats> = {}): ModelStats {
   return {
     total_models: 4,
     active_models: 1,

@@ -15,7 +15,7 @@ import { useMetricsHistories, type MetricsPoll } from './monitoring.api';
 import { networkRate, type NetworkUnit } from './monitoringRules';
 
 /** Spec 000 §9: a history opens on its shortest range. */
-export const DEFAULT_HISTORY_RANGE: HistoryRange = '1h';
+const DEFAULT_HISTORY_RANGE: HistoryRange = '1h';
 
 const CHART_HEIGHT = 200;
 

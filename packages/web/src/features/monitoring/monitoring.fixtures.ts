@@ -8,7 +8,7 @@ import type {
 } from '@adam/contracts';
 
 const GB = 1024 ** 3;
-export const AT = '2026-11-23T10:00:00.000Z';
+const AT = '2026-11-23T10:00:00.000Z';
 
 export function systemMetrics(over: Partial<SystemMetrics> = {}): SystemMetrics {
   return {

@@ -11,11 +11,11 @@ const isFiniteNumber = (value: unknown): value is number =>
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /** Badge colours and per-core bars: above 80 error, above 60 warning (spec 001 §9). */
-export const LOAD_ERROR_ABOVE = 80;
-export const LOAD_WARNING_ABOVE = 60;
+const LOAD_ERROR_ABOVE = 80;
+const LOAD_WARNING_ABOVE = 60;
 /** Alert thresholds (spec 001 §9): CPU critical above 80 %, memory high above 75 %. */
-export const CPU_CRITICAL_ABOVE = 80;
-export const MEMORY_HIGH_ABOVE = 75;
+const CPU_CRITICAL_ABOVE = 80;
+const MEMORY_HIGH_ABOVE = 75;
 
 export type LoadLevel = 'error' | 'warning' | 'ok';
 
@@ -85,7 +85,7 @@ export function networkRate(mbPerSecond: number | null | undefined, unit: Networ
 /** The refresh slider (spec 001 §5, §9): whole seconds, 1–30, default 5. */
 export const REFRESH_MIN_S = 1;
 export const REFRESH_MAX_S = 30;
-export const REFRESH_DEFAULT_S = 5;
+const REFRESH_DEFAULT_S = 5;
 
 export function clampRefreshSeconds(value: number | null | undefined): number {
   if (!isFiniteNumber(value)) return REFRESH_DEFAULT_S;

@@ -14,7 +14,7 @@ import { ChartOverlay } from './ChartOverlay';
 import { useActivityTimeline } from './overview.api';
 
 /** The periods the overview offers (spec 000 §9: default day); `all` is left to the emotions. */
-export const TIMELINE_PERIODS = [
+const TIMELINE_PERIODS = [
   'hour',
   'day',
   'week',

@@ -15,7 +15,7 @@ const JOB_STATUS_COLORS: Record<keyof LiveStats['jobs'], string> = {
 };
 
 /** What the channel says about workers, read defensively: the contract types it loosely. */
-export function describeWorkers(workers: Record<string, unknown> | null): string {
+function describeWorkers(workers: Record<string, unknown> | null): string {
   if (!workers) return '-';
   const running = typeof workers.running === 'number' ? workers.running : null;
   const mode = typeof workers.mode === 'string' ? workers.mode : null;

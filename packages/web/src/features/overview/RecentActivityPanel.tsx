@@ -14,7 +14,7 @@ import { useRecentActivity } from './overview.api';
 import { DateTime } from '../../components/DateTime';
 
 /** The console's colour and icon for each level the server gives an activity item. */
-export const LEVEL_STYLE = {
+const LEVEL_STYLE = {
   success: { color: 'teal', icon: IconCircleCheck },
   info: { color: 'blue', icon: IconInfoCircle },
   warning: { color: 'yellow', icon: IconAlertTriangle },

@@ -52,9 +52,9 @@ export const SIMULATED_STEP_WIDTH = {
 } as const;
 
 /** Share of simulated segments that become snippets (the rest "refused as duplicates"). */
-export const SIMULATED_SNIPPET_RATIO = 0.8;
+const SIMULATED_SNIPPET_RATIO = 0.8;
 /** One 384-dimension float32 vector: 1536 bytes, in MB. */
-export const SIMULATED_MB_PER_VECTOR = (384 * 4) / (1024 * 1024);
+const SIMULATED_MB_PER_VECTOR = (384 * 4) / (1024 * 1024);
 
 export const INITIAL_SIMULATED_METRICS: SimulatedMetrics = {
   cpuUsage: 45,

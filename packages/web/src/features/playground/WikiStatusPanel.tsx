@@ -13,7 +13,7 @@ interface Figure {
 }
 
 /** Redis from GET /health: healthy is connected; disabled means the embedded queue is in use. */
-export function redisFigure(health: HealthResponse | undefined, failed: boolean): Figure {
+function redisFigure(health: HealthResponse | undefined, failed: boolean): Figure {
   if (failed) return { value: 'unknown', color: 'gray', hint: 'GET /health failed' };
   const redis = health?.components.redis;
   if (!health) return { value: 'checking…', color: 'gray' };
@@ -31,7 +31,7 @@ export function redisFigure(health: HealthResponse | undefined, failed: boolean)
 }
 
 /** Workers from GET /admin/maintenance/workers/status: running when at least one runs. */
-export function workerFigure(workers: WorkersStatus | undefined, failed: boolean): Figure {
+function workerFigure(workers: WorkersStatus | undefined, failed: boolean): Figure {
   if (failed) return { value: 'unknown', color: 'gray', hint: 'Workers status failed' };
   if (!workers) return { value: 'checking…', color: 'gray' };
   const queue = `${workers.queue.pending} pending · ${workers.queue.processing} processing (${workers.mode} mode)`;

@@ -35,7 +35,7 @@ function Count({ label, value }: { label: string; value: number }) {
   );
 }
 
-export function BeirSummary({ summary }: { summary: BeirImportSummary }) {
+function BeirSummary({ summary }: { summary: BeirImportSummary }) {
   const { mapped, unmapped, corpus } = summary;
   return (
     <Stack gap="sm" aria-label="Import summary">

@@ -26,8 +26,8 @@ import {
 import { SearchModeControl } from '../../components/SearchMode';
 import { EmptyState, ErrorState } from '../../components/QueryState';
 
-export const GRADE_COLORS = ['gray', 'yellow', 'teal', 'green'] as const;
-export const GRADE_LABELS = ['not relevant', 'partly relevant', 'relevant', 'the best answer'];
+const GRADE_COLORS = ['gray', 'yellow', 'teal', 'green'] as const;
+const GRADE_LABELS = ['not relevant', 'partly relevant', 'relevant', 'the best answer'];
 export const GRADE_LEGEND = GRADE_LABELS.map((label, grade) => `${grade} ${label}`).join(' · ');
 
 /** How many results a judging search asks for: enough to find the relevant ones below the top 10. */

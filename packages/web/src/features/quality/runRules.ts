@@ -101,7 +101,7 @@ function runChanges(before: EvaluationRun, after: EvaluationRun): StateChange[] 
   return changes;
 }
 
-export const runLabel = (run: Pick<EvaluationRun, 'id'>) => `#${run.id}`;
+const runLabel = (run: Pick<EvaluationRun, 'id'>) => `#${run.id}`;
 
 export interface ChartPoint {
   label: string;

@@ -15,7 +15,7 @@ const SCOPE_COLORS: Record<ApiKeyScope, string> = { read: 'gray', write: 'blue',
 
 export type KeyStatus = 'active' | 'expired' | 'revoked';
 
-export function keyStatus(key: ApiKey, now: number = Date.now()): KeyStatus {
+function keyStatus(key: ApiKey, now: number = Date.now()): KeyStatus {
   if (key.revoked_at) return 'revoked';
   return Date.parse(key.expires_at) <= now ? 'expired' : 'active';
 }

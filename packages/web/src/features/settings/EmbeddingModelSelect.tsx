@@ -8,7 +8,7 @@ const SPEC_LABELS: Record<string, string> = Object.fromEntries(
 );
 
 /** One option per embedding model of the registry; only installed ones can be chosen. */
-export function embeddingModelOptions(models: readonly Model[], current: string) {
+function embeddingModelOptions(models: readonly Model[], current: string) {
   const embedding = models.filter((m) => m.type === 'embedding');
   const options = embedding.map((m) => ({
     value: m.name,
@@ -22,7 +22,7 @@ export function embeddingModelOptions(models: readonly Model[], current: string)
   return options;
 }
 
-export const SWITCH_HINT =
+const SWITCH_HINT =
   'Choosing another installed model re-embeds every snippet with it as a background job; search keeps answering with the active model until that job completes. Install models in Model Management.';
 
 /**

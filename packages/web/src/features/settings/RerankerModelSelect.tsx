@@ -4,13 +4,13 @@ import { useModels } from '../models/models.api';
 import { isInstalled, statusLabel } from '../models/modelRules';
 
 /** What the select shows for reranker_model ''. */
-export const NO_RERANKER = 'None';
+const NO_RERANKER = 'None';
 
 /**
  * One option per reranker model of the registry (only installed ones can be chosen), after
  * "None" (''); a saved name the registry no longer has is still shown.
  */
-export function rerankerModelOptions(models: readonly Model[], current: string) {
+function rerankerModelOptions(models: readonly Model[], current: string) {
   const rerankers = models.filter((m) => m.type === 'reranker');
   const options = [
     { value: '', label: NO_RERANKER, disabled: false },

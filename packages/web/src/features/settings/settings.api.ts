@@ -4,7 +4,6 @@ import {
   DEFAULT_RESOURCES_SETTINGS,
   DEFAULT_UPLOAD_SETTINGS,
   type UploadSettings,
-  type AllSettings,
   type CreateScrapingRule,
   type ScrapingRule,
   type SectionSettings,
@@ -18,10 +17,6 @@ export const settingsKeys = {
   all: ['settings'] as const,
   section: (section: SettingsSection) => ['settings', section] as const,
 };
-
-export function fetchAllSettings(signal?: AbortSignal): Promise<AllSettings> {
-  return api.get<AllSettings>('/admin/settings', { signal });
-}
 
 export function fetchSettingsSection<S extends SettingsSection>(
   section: S,

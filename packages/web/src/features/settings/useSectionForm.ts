@@ -32,7 +32,7 @@ function fieldsOf<T extends object>(stored: T): (keyof T & string)[] {
 }
 
 /** The stored values as the form holds them: a number is a valid number input's value. */
-export function toSectionForm<T extends object>(stored: T): SectionForm<T> {
+function toSectionForm<T extends object>(stored: T): SectionForm<T> {
   const form: Partial<SectionForm<T>> = {};
   for (const field of fieldsOf(stored)) form[field] = formValue(stored[field]);
   return form as SectionForm<T>;

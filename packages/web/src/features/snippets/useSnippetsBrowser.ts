@@ -15,7 +15,7 @@ export type SortOrder = 'asc' | 'desc';
 export type Prefilter = 'job_id' | 'source_url';
 
 /** Typing in the search box queries the server once the operator pauses. */
-export const SEARCH_DEBOUNCE_MS = 300;
+const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY_SELECTION: ReadonlySet<number> = new Set();
 
 export function positiveInt(value: string | null): number | undefined {

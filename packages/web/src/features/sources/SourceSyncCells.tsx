@@ -45,7 +45,7 @@ export function KindBadge({ kind }: { kind: SourceKind }) {
 export const isPreset = (schedule: string) =>
   (SYNC_PRESETS as readonly string[]).includes(schedule);
 
-export function ScheduleCell({ source }: { source: Source }) {
+function ScheduleCell({ source }: { source: Source }) {
   if (source.kind !== 'web') {
     return (
       <Text size="xs" c="dimmed">
@@ -68,7 +68,7 @@ export function ScheduleCell({ source }: { source: Source }) {
 }
 
 /** One sync's counts in pages and segments, as the tooltip and the history show them. */
-export function syncCountLines(c: SyncCounts): string[] {
+function syncCountLines(c: SyncCounts): string[] {
   return [
     `Pages: ${formatNumber(c.pages_added)} added, ${formatNumber(c.pages_changed)} changed, ` +
       `${formatNumber(c.pages_unchanged)} unchanged, ${formatNumber(c.pages_removed)} removed, ` +
@@ -95,7 +95,7 @@ function lastSyncTooltip(sync: LastSync) {
   );
 }
 
-export function LastSyncCell({ source, now }: { source: Source; now?: number }) {
+function LastSyncCell({ source, now }: { source: Source; now?: number }) {
   const sync = source.last_sync;
   if (!sync && !source.last_sync_at) {
     return (
@@ -141,7 +141,7 @@ export function LastSyncCell({ source, now }: { source: Source; now?: number }) 
   );
 }
 
-export function NextSyncCell({ source, now = Date.now() }: { source: Source; now?: number }) {
+function NextSyncCell({ source, now = Date.now() }: { source: Source; now?: number }) {
   if (!source.next_sync_at) {
     return (
       <Text size="xs" c="dimmed">

@@ -23,7 +23,7 @@ type ClientLimits = ReturnType<typeof uploadLimitsOf>;
  * The files that can join the chosen ones, and why each other cannot: the server's own limits
  * (its `uploads` settings), checked before a byte is sent. The server checks them again.
  */
-export function checkUploadFiles(
+function checkUploadFiles(
   chosen: readonly File[],
   added: readonly File[],
   limits: ClientLimits,

@@ -29,7 +29,7 @@ interface RealtimeValue {
 const RealtimeContext = createContext<RealtimeValue | null>(null);
 
 /** The channel URL of this page's origin: ws(s)://host/api/v1/ws. */
-export function channelUrl(): string {
+function channelUrl(): string {
   const { protocol, host } = window.location;
   return `${protocol === 'https:' ? 'wss' : 'ws'}://${host}/api/v1/ws`;
 }

@@ -15,9 +15,9 @@ import {
   type ClientMessage,
 } from '@adam/contracts';
 
-export const RECONNECT_BASE_DELAY_MS = 1000;
+const RECONNECT_BASE_DELAY_MS = 1000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
-export const MAX_AUTH_FAILURES = 1;
+const MAX_AUTH_FAILURES = 1;
 export const WS_AUTH_FAILURE_MESSAGE = 'WebSocket authentication failed – check login or API key.';
 
 const AUTH_CLOSE_CODES = new Set([401, 403, WS_CLOSE_UNAUTHORIZED, WS_CLOSE_FORBIDDEN]);

@@ -16,7 +16,7 @@ import { formatDecimal, formatShare } from './babiesView';
 import { BABIES_MESSAGES as M, STATUS_LABELS, TRAIT_LABELS } from './messages';
 
 /** Cards drawn at first, and added per "show more": a long session archives many babies. */
-export const GRID_PAGE = 40;
+const GRID_PAGE = 40;
 
 export const STATUS_COLORS: Record<BabyStatus, MantineColor> = {
   active: 'teal',

@@ -7,7 +7,7 @@ import { BABIES_MESSAGES as M, STATUS_LABELS } from './messages';
 import { DEFAULT_WIDTH, onActivate } from './NetworkView';
 
 /** Lanes drawn at most: the newest generations (older ones are in the grid). */
-export const TIMELINE_MAX_LANES = 8;
+const TIMELINE_MAX_LANES = 8;
 const LABEL_W = 110;
 const RIGHT_PAD = 16;
 const ROW_H = 14;

@@ -10,7 +10,7 @@ import type {
   TestType,
 } from '../lab/types';
 
-export const DNA: Dna = {
+const DNA: Dna = {
   creativity: 0.9,
   analytical: 0.3,
   empathy: 0.55,

@@ -45,7 +45,7 @@ export interface GenerationRow extends Dna {
 }
 
 /** The ended generations' records, then the current generation's live one. */
-export function generationRecords(state: LabState): GenerationRecord[] {
+function generationRecords(state: LabState): GenerationRecord[] {
   return [...state.history, currentRecord(state)];
 }
 
@@ -156,7 +156,7 @@ export function scoreBucketIndex(score: number): number {
   return Math.min(SCORE_BUCKETS - 1, Math.max(0, index));
 }
 
-export function scoreZone(upperEdge: number): ScoreZone {
+function scoreZone(upperEdge: number): ScoreZone {
   if (upperEdge <= SUCCESS_SCORE + 1e-9) return 'failure';
   if (upperEdge <= CAPITALIZE_SCORE + 1e-9) return 'success';
   return 'capitalizable';

@@ -35,9 +35,9 @@ export interface LabValue {
 
 const LabContext = createContext<LabValue | null>(null);
 
-export const AGENT2_PATH = '/dashboard/agent2';
+const AGENT2_PATH = '/dashboard/agent2';
 
-export function isAgent2Path(pathname: string): boolean {
+function isAgent2Path(pathname: string): boolean {
   return pathname === AGENT2_PATH || pathname.startsWith(`${AGENT2_PATH}/`);
 }
 

@@ -6,7 +6,7 @@
 import { createLab, GENERATION_TICKS, tick } from './simulation';
 import type { LabState, SnippetSource } from './types';
 
-export const LAB_SEED = 12;
+const LAB_SEED = 12;
 
 export const LAB_SOURCES: SnippetSource[] = [
   {

@@ -69,9 +69,9 @@ export const NETWORK_VIEW_MAX = 50;
 // Our choices (see the header).
 /** A generation ends every 5 ticks (15 s) while evolution is active. */
 export const GENERATION_TICKS = 5;
-export const EXPERIENCES_KEPT = 200;
+const EXPERIENCES_KEPT = 200;
 export const ARCHIVED_KEPT = 1000;
-export const HISTORY_KEPT = 1000;
+const HISTORY_KEPT = 1000;
 
 /** The control screen's defaults (spec 000 §2). */
 export const DEFAULT_PARAMS: EvolutionParams = {
@@ -82,7 +82,7 @@ export const DEFAULT_PARAMS: EvolutionParams = {
 };
 
 /** The traits each test type leans on, weights summing to 1. */
-export const TEST_TRAITS: Record<TestType, Partial<Record<DnaTrait, number>>> = {
+const TEST_TRAITS: Record<TestType, Partial<Record<DnaTrait, number>>> = {
   creative_writing: { creativity: 0.6, innovationTendency: 0.2, emotionalDepth: 0.2 },
   logical_reasoning: { analytical: 0.7, persistence: 0.3 },
   emotional_understanding: { empathy: 0.6, emotionalDepth: 0.4 },

@@ -8,13 +8,13 @@ import { THEMES, type SnippetList } from '@adam/contracts';
 import { fetchSnippets } from '../../snippets/snippets.api';
 import type { SnippetSource } from './types';
 
-export const SNIPPETS_PER_THEME = 5;
+const SNIPPETS_PER_THEME = 5;
 /** The text an experience keeps of its snippet: enough to recognise it on the screens. */
 export const SOURCE_TEXT_MAX = 300;
 
 export const labSnippetKeys = { sources: ['agent2', 'lab', 'snippet-sources'] as const };
 
-export function toSources(lists: SnippetList[]): SnippetSource[] {
+function toSources(lists: SnippetList[]): SnippetSource[] {
   return lists.flatMap((list) =>
     list.snippets.map((s) => ({
       id: s.id,
