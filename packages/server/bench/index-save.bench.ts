@@ -63,8 +63,11 @@ interface Lateness {
   worstOwn: number;
   /** The same, less also the time the virtual machine's CPUs were taken by its host. */
   worstOwnSteal: number;
-  /** The worst own tick's split: on a CPU (of which GC pauses), and neither (blocked). */
-  worstOwnSplit: { ran: number; gc: number; blocked: number };
+  /**
+   * The worst own tick's split: on a CPU (of which GC pauses), and neither (blocked), with this
+   * thread's major page faults in it (a page read from disk: a blocked tick with some was paging).
+   */
+  worstOwnSplit: { ran: number; gc: number; blocked: number; majorFaults: number };
   ticks: number;
   ms: number;
 }
@@ -79,6 +82,20 @@ function schedstat(): { cpu: number; runnable: number } | null {
     return { cpu: Number(cpu) / 1e6, runnable: Number(wait) / 1e6 };
   } catch {
     return null;
+  }
+}
+
+/**
+ * This thread's major page faults so far (Linux /proc/thread-self/stat, field 12; 0 elsewhere):
+ * touching a page that had to be read from disk, such as code or a mapped file the kernel evicted.
+ */
+function majorFaults(): number {
+  try {
+    const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: state is 3.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[12 - 3] ?? 0);
+  } catch {
+    return 0;
   }
 }
 
@@ -110,6 +127,8 @@ interface Tick {
   ran: number;
   /** Of which this isolate's garbage-collection pauses. */
   gc: number;
+  /** This thread's major page faults since the tick before. */
+  majorFaults: number;
 }
 
 /** This isolate's GC pauses as they end: start time and duration (perf_hooks 'gc' entries). */
@@ -131,8 +150,9 @@ function summary(late: Tick[], ms: number): Lateness {
           ran: Math.min(own(worst), worst.ran),
           gc: worst.gc,
           blocked: Math.max(0, own(worst) - worst.ran),
+          majorFaults: worst.majorFaults,
         }
-      : { ran: 0, gc: 0, blocked: 0 },
+      : { ran: 0, gc: 0, blocked: 0, majorFaults: 0 },
     worst: sorted[sorted.length - 1] ?? 0,
     p99: percentile(sorted, 99) || 0,
     worstOwn: late.reduce((w, t) => Math.max(w, t.ms - Math.min(t.ms, t.waited)), 0),
@@ -158,12 +178,14 @@ async function lateness(
   let runnable = schedstat()?.runnable ?? 0;
   let cpu = schedstat()?.cpu ?? 0;
   let steal = stealPerCpu();
+  let faults = majorFaults();
   let last = performance.now();
   const tick = (now: number) => {
     const sched = schedstat();
     const r = sched?.runnable ?? 0;
     const c = sched?.cpu ?? 0;
     const st = stealPerCpu();
+    const f = majorFaults();
     const stolen = st.reduce((m, v, i) => Math.max(m, v - (steal[i] ?? v)), 0);
     late.push({
       at: now,
@@ -172,7 +194,9 @@ async function lateness(
       stolen,
       ran: c - cpu,
       gc: gcBetween(last, now),
+      majorFaults: f - faults,
     });
+    faults = f;
     runnable = r;
     cpu = c;
     steal = st;
@@ -368,7 +392,7 @@ try {
   );
   const split = (name: string, l: Lateness) =>
     `${name} ${fixed(l.worstOwnSplit.ran, 1)} ms on a CPU (GC pauses ${fixed(l.worstOwnSplit.gc, 1)} ms), ` +
-    `${fixed(l.worstOwnSplit.blocked, 1)} ms blocked`;
+    `${fixed(l.worstOwnSplit.blocked, 1)} ms blocked (${l.worstOwnSplit.majorFaults} major page faults)`;
   console.log(
     `  the worst tick less its CPU wait: ${split('idle', idle)}; ${split('save', phases.before)}; ` +
       split('marking', phases.after),

@@ -49,7 +49,6 @@ export function skip(bits: Int32Array, key: number): void {
   if (key < bits.length * 32) Atomics.or(bits, key >>> 5, 1 << (key & 31));
 }
 
-/** A bitmap for keys below `size`, in memory the marking thread shares. */
 /** Keys a flush checks per turn of the event loop while it picks a batch (a lookup each). */
 export const PICK_SLICE = 2_000;
 
@@ -74,6 +73,7 @@ export async function pickKeys(
   return n === keys.length ? keys : keys.slice(0, n);
 }
 
+/** A bitmap for keys below `size`, in memory the marking thread shares. */
 export function skipBitmap(size: number): Int32Array {
   return new Int32Array(new SharedArrayBuffer(4 * Math.max(1, Math.ceil(size / 32))));
 }
