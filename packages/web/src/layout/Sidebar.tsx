@@ -28,9 +28,9 @@ interface SidebarProps {
 
 export function Sidebar({ activeTabId, agent, onNavigate, footer }: SidebarProps) {
   const navigate = useNavigate();
-  const { isExpanded, setGroupExpanded } = useExpandedMenus();
-  const role = useRole();
   const activeGroup = findTab(activeTabId)?.group;
+  const { isExpanded, setGroupExpanded } = useExpandedMenus(activeGroup);
+  const role = useRole();
 
   // Opening a tab (from a link, a cross-link or the address bar) opens its group.
   useEffect(() => {

@@ -25,9 +25,16 @@ function readExpanded(): Expanded {
   return {};
 }
 
-/** Expansion state of the sidebar groups, saved to and restored from local storage. */
-export function useExpandedMenus() {
-  const [expanded, setExpanded] = useState<Expanded>(readExpanded);
+/**
+ * Expansion state of the sidebar groups, saved to and restored from local storage. `openAtStart`
+ * (the opened tab's group) is open from the first render: opening it in an effect would show it
+ * closed for a frame and then animate it open on every page load.
+ */
+export function useExpandedMenus(openAtStart?: string) {
+  const [expanded, setExpanded] = useState<Expanded>(() => {
+    const saved = readExpanded();
+    return openAtStart ? { ...saved, [openAtStart]: true } : saved;
+  });
 
   useEffect(() => {
     try {
