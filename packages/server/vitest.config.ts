@@ -1,6 +1,9 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { useRunTmpdir } from './test/run-tmpdir.js';
 import { sourceResolution } from './vitest.source.js';
+
+useRunTmpdir();
 
 /**
  * Tests that sit next to their code but are not unit tests by the tier's rule: they start ONNX

@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { useRunTmpdir } from './test/run-tmpdir.js';
 import { sourceResolution } from './vitest.source.js';
+
+useRunTmpdir();
 
 // `npm run test:reliability`: the fast checks (also in `npm test`) and the long ones (*.long.ts),
 // one file at a time so each long check has the machine to itself, then the table of figures.

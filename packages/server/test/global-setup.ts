@@ -3,9 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
+import { SHARED_TMPDIR_ENV } from './run-tmpdir.js';
 
-/** One converted built-in model for the whole run; each test server's data dir links to it. */
-export const SHARED_MODEL_ROOT = path.join(os.tmpdir(), 'adam-test-model-cache');
+/**
+ * One converted built-in model, kept from run to run outside the run's own temporary folder
+ * (test/run-tmpdir.ts); each test server's data dir links to it.
+ */
+export const SHARED_MODEL_ROOT = path.join(
+  process.env[SHARED_TMPDIR_ENV] ?? os.tmpdir(),
+  'adam-test-model-cache',
+);
 
 /**
  * scrypt's cost for the passwords the tests' servers and processes hash (log2 N; the default is
