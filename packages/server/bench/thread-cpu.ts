@@ -77,6 +77,8 @@ export async function labelThreads(): Promise<boolean> {
   }
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-bench-threads-'));
+  // Read by each worker as it starts: kept until this process ends.
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const preload = path.join(dir, 'report-thread.mjs');
   fs.writeFileSync(
     preload,

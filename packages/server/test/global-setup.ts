@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareBuiltinModel } from '../src/embedding/builtin-embedder.js';
-import { SHARED_TMPDIR_ENV } from './run-tmpdir.js';
+import { alive, SHARED_TMPDIR_ENV } from './run-tmpdir.js';
 
 /**
  * One converted built-in model, kept from run to run outside the run's own temporary folder
@@ -24,15 +24,6 @@ export const TEST_PASSWORD_HASH_COST = '10';
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
 const COMPILED_PREFIX = '.test-compiled-';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * A compiled copy of src/ for this run, beside src/ (so its packages resolve from the server's

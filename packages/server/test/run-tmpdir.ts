@@ -7,7 +7,8 @@ const RUN_PREFIX = 'adam-test-run-';
 /** The machine's temporary folder, for what outlives a run (the converted model's cache). */
 export const SHARED_TMPDIR_ENV = 'ADAM_TEST_SHARED_TMPDIR';
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid runs (a run's folder or compiled copy is still in use). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
