@@ -322,6 +322,12 @@ try {
     process.stdout.write(`\r  graph: ${(i + keys.length).toLocaleString('en')} vectors`);
   }
   console.log(`\n  graph built: ${seconds(performance.now() - t)} (expansion_add ${GRAPH_EF})`);
+  // The marking thread started before the measures, as it is after a server's first flush. Its
+  // start inside the measured flush was the worst tick: under tsx a new thread's loader forks
+  // esbuild, and fork() holds the process's memory map lock while it copies its page tables
+  // (31 ms at 1M), so the main thread's next page fault waited that long (perf, mmap_lock and
+  // sched_switch traces). The built server forks nothing there.
+  await markPool.run({ dbFile: snippets.file, keys: new Float64Array(0), at: '', skip: null });
 
   const idle = (await lateness(() => new Promise((r) => setTimeout(r, IDLE_MS)))).all;
   const phases = await lateness(
