@@ -264,6 +264,34 @@ describe('HostScheduler on a clock whose timers fire early', () => {
   });
 });
 
+describe('HostScheduler with requests that go out a little after their grant', () => {
+  it('starts every request one delay after the last went out, not two', async () => {
+    // Two slots, each request written on its connection 1 ms after its grant (the event loop's
+    // turn) and answered 3 ms later. A waiting request whose claimed start fell before that
+    // send used to claim anew, a whole delay later: 1.5 delays per request instead of one.
+    const clock = new FakeClock();
+    const s = new HostScheduler({ concurrency: 2, minDelayMs: 20, maxBackoffMs: 60_000, clock });
+    const sentAt: number[] = [];
+    const lane = async () => {
+      for (let i = 0; i < 10; i++) {
+        const release = await s.acquire('a.test');
+        await clock.sleep(1);
+        s.sent('a.test');
+        sentAt.push(clock.now());
+        await clock.sleep(3);
+        release();
+      }
+    };
+    const done = Promise.all([lane(), lane()]);
+    await clock.run();
+    await done;
+    const g = gaps(sentAt);
+    expect(Math.min(...g)).toBeGreaterThanOrEqual(20);
+    // One delay and the 1 ms send lag each, never a second delay.
+    expect(Math.max(...g)).toBeLessThanOrEqual(21);
+  });
+});
+
 describe('systemClock.sleep', () => {
   /** A signal that counts the 'abort' listeners added to it. */
   function countedSignal() {

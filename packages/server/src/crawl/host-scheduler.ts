@@ -220,14 +220,18 @@ export class HostScheduler {
       }
       const startAt = Math.max(this.clock.now(), h.nextStartAt, this.earliest(h));
       h.nextStartAt = startAt + h.delayMs;
-      // A timer may fire a little before its time (Node counts from the loop's cached time):
-      // the claimed start is slept out, not claimed anew a whole delay later.
+      // Slept out: the claimed start, then what the rule asks since (the request before went
+      // out a little after its own start, a backoff came). A timer firing early, or a start
+      // pushed back by a send's lag, is waited for, not claimed anew a whole delay later: that
+      // made two slots at a 20 ms delay start a request every 30–36 ms.
       let now = this.clock.now();
-      while (now < startAt) {
-        await this.clock.sleep(startAt - now, signal);
+      let due = startAt;
+      while (now < due && !h.unsent) {
+        await this.clock.sleep(due - now, signal);
         now = this.clock.now();
+        due = Math.max(startAt, this.earliest(h));
       }
-      if (h.unsent || now < this.earliest(h)) continue;
+      if (h.unsent) continue;
       h.lastStartAt = now;
       h.nextStartAt = Math.max(h.nextStartAt, now + h.delayMs);
       h.unsent = ++this.grants;
