@@ -26,8 +26,10 @@
  * CRAWL_BENCH_PROFILE=<file.cpuprofile>: that too, and the main thread's CPU profile of the
  * unchanged sync written to the file.
  *
- * The reference, in the same run: the same /page/N as a plain list through process_urls on a
- * second fresh server (no robots, no politeness, max_concurrent_scrapes lanes).
+ * The references, in the same run: the same /page/N as a plain list through process_urls on a
+ * second fresh server (no robots, no politeness, max_concurrent_scrapes lanes); and the floor of
+ * the unchanged sync: the same conditional requests from a bare undici client at the crawl's pace
+ * (nothing recorded), after the unchanged sync on the idle server.
  *
  * Politeness, per host and per phase, as the fixture saw it: the most requests it had in flight
  * at once, and the shortest gap between two request starts (gaps under the delay counted). The
@@ -40,6 +42,7 @@ import fs from 'node:fs';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import type { CrawlSync, Job } from '@adam/contracts';
+import { Agent, request } from 'undici';
 import { buildApp, type Adam } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import {
@@ -295,6 +298,44 @@ const idleThreadsTo = perThread ? threadCpu() : null;
 const idleUsed = process.cpuUsage(idleSplit);
 const unchangedEmbedded = embedded.embedded;
 
+/**
+ * The floor, in the same run: the same conditional requests (each known page with its ETag) from
+ * a bare undici client in this process, nothing else done with them, one at a time with their
+ * starts DELAY_MS apart as the crawl's are. On a machine whose idle cores sleep, a request that
+ * wakes the process costs far more CPU than one of a back-to-back loop: this is what the sync's
+ * requests alone cost at this pace.
+ */
+async function bareRequests(): Promise<{ n: number; wallMs: number; cpuMs: number }> {
+  const pages = adam.db
+    .prepare('SELECT url, etag FROM sources WHERE url LIKE ? AND etag IS NOT NULL')
+    .all(`${site.url}/%`) as { url: string; etag: string }[];
+  const agent = new Agent({ connections: PER_HOST });
+  const get = async (p: { url: string; etag: string }) => {
+    const res = await request(p.url, {
+      dispatcher: agent,
+      headers: { 'if-none-match': p.etag, 'user-agent': 'adam-bench' },
+    });
+    await res.body.dump();
+  };
+  for (const p of pages.slice(0, 50)) await get(p); // connected and warm, as the sync's client is
+  let next = performance.now();
+  const m = await measure(async () => {
+    for (const p of pages) {
+      const wait = next - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      next = performance.now() + DELAY_MS;
+      await get(p);
+    }
+  });
+  await agent.close();
+  return { n: pages.length, ...m };
+}
+current = 'bare client (reference)';
+const bareFrom = await marks();
+const bare = await bareRequests();
+const bareTo = await marks();
+current = 'between phases';
+
 const before = siteSnippets();
 const changedNs = Array.from({ length: Math.max(1, Math.round(PAGES / 100)) }, (_, i) =>
   Math.floor((i * PAGES) / Math.max(1, Math.round(PAGES / 100))),
@@ -426,6 +467,18 @@ console.log(
     `it): ${seconds(idleAsLong.cpuMs)} CPU = ${pct(idleAsLong.cpuMs)} of the crawl's CPU; the ` +
     `sync itself: ${seconds(unchanged.cpuMs)} = ${pct(unchanged.cpuMs)}, net of that idle ` +
     `${seconds(unchangedNet)} = ${pct(unchangedNet)}`,
+);
+const idleRate = idleAsLong.cpuMs / Math.max(1, idleAsLong.wallMs);
+const bareNet = Math.max(0, bare.cpuMs - idleRate * bare.wallMs);
+const syncRequests = Math.max(1, requestsIn(unchanged).length);
+const bareRequestsSeen = log.main.requests.slice(bareFrom.main, bareTo.main).length;
+console.log(
+  `floor: the same ${bare.n} conditional requests from a bare undici client ${DELAY_MS} ms apart ` +
+    `(${bareRequestsSeen} seen by the fixture, ${seconds(bare.wallMs)}): ${seconds(bare.cpuMs)} ` +
+    `CPU, net of the idle server ${seconds(bareNet)} = ${pct(bareNet)} of the crawl's CPU, ` +
+    `${fixed(bareNet / Math.max(1, bare.n), 2)} ms a request; the unchanged sync net ` +
+    `${fixed(unchangedNet / syncRequests, 2)} ms a request = ` +
+    `${fixed(unchangedNet / syncRequests / Math.max(1e-9, bareNet / Math.max(1, bare.n)), 2)}× the floor`,
 );
 console.log(
   `idle server 5 s after the crawl: ${fixed(idlePerS)} ms CPU a second; CPU per request: sync ` +
