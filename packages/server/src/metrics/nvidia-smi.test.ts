@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { NO_GPU, NVIDIA_SMI_ARGS, NvidiaSmi, parseNvidiaSmi, type ExecFile } from './nvidia-smi.js';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { NO_GPU, NVIDIA_SMI_ARGS, NvidiaSmi, parseNvidiaSmi } from './nvidia-smi.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -53,39 +53,90 @@ describe('parseNvidiaSmi', () => {
 });
 
 describe.runIf(process.platform !== 'win32')('NvidiaSmi', () => {
+  const running: NvidiaSmi[] = [];
+  afterAll(() => running.forEach((g) => g.stop()));
+  const gpuOn = (opts: ConstructorParameters<typeof NvidiaSmi>[0]) => {
+    const g = new NvidiaSmi(opts);
+    running.push(g);
+    return g;
+  };
+  /** Lines of the fake's starts, one per process started. */
+  const starts = (dir: string) =>
+    fs.existsSync(path.join(dir, 'starts'))
+      ? fs.readFileSync(path.join(dir, 'starts'), 'utf8').trim().split('\n')
+      : [];
+  const LOOP = 'echo "$@" >> "${0%/*}/starts"; while :; do';
+
   it('answers no GPU when nvidia-smi is not on the PATH, and stops looking', async () => {
-    let calls = 0;
-    const exec: ExecFile = async () => {
-      calls++;
-      throw Object.assign(new Error('spawn nvidia-smi ENOENT'), { code: 'ENOENT' });
-    };
-    const gpu = new NvidiaSmi({ exec });
+    const dir = pathWith();
+    const gpu = gpuOn({ searchPath: dir });
     expect(await gpu.read()).toEqual(NO_GPU);
-    expect(await gpu.read()).toEqual(NO_GPU);
-    expect(calls).toBe(1);
-
-    expect(await new NvidiaSmi({ searchPath: pathWith() }).read()).toEqual(NO_GPU);
-  });
-
-  it('runs the nvidia-smi found on the PATH with the query', async () => {
-    const dir = pathWith('echo "$@" > "${0%/*}/args"; echo "12, 300, 4096, 55, 31.20"');
-    expect(await new NvidiaSmi({ searchPath: dir }).read()).toEqual({
-      gpu_usage: 12,
-      gpu_memory: 300,
-      gpu_memory_total: 4096,
-      gpu_temperature: 55,
-      gpu_power: 31.2,
-    });
-    expect(fs.readFileSync(path.join(dir, 'args'), 'utf8').trim()).toBe(NVIDIA_SMI_ARGS.join(' '));
-  });
-
-  it('answers no GPU for a sample where nvidia-smi hangs or fails, and asks again next time', async () => {
-    const dir = pathWith(
-      '[ -f "${0%/*}/ok" ] && echo "1, 2, 3, 4, 5" && exit 0; exec /bin/sleep 5',
+    // Put there now: not looked for again.
+    fs.writeFileSync(
+      path.join(dir, 'nvidia-smi'),
+      `#!/bin/sh\n${LOOP} echo "0, 1, 2, 3, 4, 5"; /bin/sleep 0.05; done\n`,
     );
-    const gpu = new NvidiaSmi({ searchPath: dir, timeoutMs: 200 });
+    fs.chmodSync(path.join(dir, 'nvidia-smi'), 0o755);
     expect(await gpu.read()).toEqual(NO_GPU);
-    fs.writeFileSync(path.join(dir, 'ok'), '');
-    expect((await gpu.read()).gpu_usage).toBe(1);
+    expect(starts(dir)).toEqual([]);
+  });
+
+  it('starts one nvidia-smi looping over the query, and answers its latest line per GPU', async () => {
+    // Two GPUs; the second one's figures change at every loop.
+    const dir = pathWith(
+      `n=0; ${LOOP} n=$((n+1)); echo "0, 10, 100, 4096, 50, 30.5"; echo "1, 30, $n, 4096, 70, 9.5"; /bin/sleep 0.02; done`,
+    );
+    const gpu = gpuOn({ searchPath: dir, loopMs: 20 });
+    const first = await gpu.read();
+    expect(first).toMatchObject({
+      gpu_usage: 20,
+      gpu_memory_total: 8192,
+      gpu_temperature: 70,
+      gpu_power: 40,
+    });
+    // Later reads see newer lines from the same process.
+    let later = first;
+    await vi.waitFor(async () => {
+      later = await gpu.read();
+      expect(later.gpu_memory).toBeGreaterThan(first.gpu_memory!);
+    });
+    expect(starts(dir)).toEqual([[...NVIDIA_SMI_ARGS, '--loop-ms=20'].join(' ')]);
+  });
+
+  it('answers no GPU while nvidia-smi hangs, and replaces a process that stopped printing', async () => {
+    // The first process prints one line and hangs; the next ones loop.
+    const dir = pathWith(
+      `[ -f "\${0%/*}/hung" ] || { : > "\${0%/*}/hung"; echo "x" >> "\${0%/*}/starts"; echo "0, 7, 1, 2, 3, 4"; exec /bin/sleep 30; }
+${LOOP} echo "0, 9, 1, 2, 3, 4"; /bin/sleep 0.02; done`,
+    );
+    let t = 0;
+    const gpu = gpuOn({ searchPath: dir, loopMs: 100, timeoutMs: 2000, clock: () => t });
+    expect((await gpu.read()).gpu_usage).toBe(7);
+    t = 250; // within three periods: the last line still stands
+    expect((await gpu.read()).gpu_usage).toBe(7);
+    t = 1000; // stale: the hung process is replaced, and the new one answers
+    expect((await gpu.read()).gpu_usage).toBe(9);
+    expect(starts(dir)).toHaveLength(2);
+  });
+
+  it('answers no GPU after the first wait when nvidia-smi never prints', async () => {
+    const dir = pathWith('exec /bin/sleep 30');
+    expect(await gpuOn({ searchPath: dir, timeoutMs: 100 }).read()).toEqual(NO_GPU);
+  });
+
+  it('starts again after stop, and after nvidia-smi exits', async () => {
+    const dir = pathWith(`echo "$@" >> "\${0%/*}/starts"; echo "0, 5, 1, 2, 3, 4"`);
+    const gpu = gpuOn({ searchPath: dir, loopMs: 20 });
+    expect((await gpu.read()).gpu_usage).toBe(5);
+    await vi.waitFor(() => expect(starts(dir)).toHaveLength(1));
+    // The process exited after its line: the next stale read starts another.
+    await vi.waitFor(async () => {
+      await gpu.read();
+      expect(starts(dir).length).toBeGreaterThanOrEqual(2);
+    });
+    gpu.stop();
+    const before = starts(dir).length;
+    expect((await gpu.read()).gpu_usage).toBe(5);
+    await vi.waitFor(() => expect(starts(dir).length).toBe(before + 1));
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { SystemMetrics } from '@adam/contracts';
 import { NO_GPU, NvidiaSmi } from './nvidia-smi.js';
 import { EMPTY_MEMORY, type Reading } from './reading.js';
@@ -243,10 +243,16 @@ describe('SystemProbe', () => {
     expect(slept).toHaveLength(2);
   });
 
-  it('carries the GPU figures nvidia-smi gives', async () => {
-    const probe = new SystemProbe(dataDir, {
-      gpu: new NvidiaSmi({ exec: async () => '37, 2048, 8192, 61, 70.25\n' }),
-    });
+  it.runIf(process.platform !== 'win32')('carries the GPU figures nvidia-smi gives', async () => {
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-nvsmi-'));
+    onTestFinished(() => fs.rmSync(bin, { recursive: true, force: true }));
+    fs.writeFileSync(
+      path.join(bin, 'nvidia-smi'),
+      '#!/bin/sh\nwhile :; do echo "0, 37, 2048, 8192, 61, 70.25"; /bin/sleep 0.05; done\n',
+    );
+    fs.chmodSync(path.join(bin, 'nvidia-smi'), 0o755);
+    const probe = new SystemProbe(dataDir, { gpu: new NvidiaSmi({ searchPath: bin }) });
+    onTestFinished(() => probe.close());
     expect(await probe.sample()).toMatchObject({
       gpu_usage: 37,
       gpu_memory: 2048,

@@ -21,7 +21,7 @@ export interface SystemProbeOptions {
   /** Default: /proc and /sys on Linux, systeminformation elsewhere. */
   source?: ReadingSource;
   /** Default: nvidia-smi from the PATH. */
-  gpu?: { read(): Promise<GpuFigures> };
+  gpu?: { read(): Promise<GpuFigures>; stop?(): void };
   /** 0: no baseline, the first sample's rates are null. */
   minWindowMs?: number;
   /** Monotonic ms, for the rates' windows. */
@@ -43,7 +43,7 @@ interface Timed {
  */
 export class SystemProbe {
   private readonly source: ReadingSource;
-  private readonly gpu: { read(): Promise<GpuFigures> };
+  private readonly gpu: { read(): Promise<GpuFigures>; stop?(): void };
   private readonly minWindowMs: number;
   private readonly clock: () => number;
   private readonly now: () => number;
@@ -73,6 +73,11 @@ export class SystemProbe {
     const metrics = compose(this.prev, cur, diskSpace(this.dataDir), gpu, this.now());
     this.prev = cur;
     return metrics;
+  }
+
+  /** Stops what the probe keeps running (nvidia-smi); a later sample starts it again. */
+  close(): void {
+    this.gpu.stop?.();
   }
 
   private async read(): Promise<Timed> {

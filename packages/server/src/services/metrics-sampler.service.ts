@@ -52,7 +52,7 @@ const FIGURES = Object.keys(SystemMetrics.shape).filter(
 );
 
 export interface MetricsSamplerDeps {
-  probe: { sample(): Promise<SystemMetrics> };
+  probe: { sample(): Promise<SystemMetrics>; close?(): void };
   history: Pick<
     MetricsHistoryRepository,
     'insertMany' | 'listSince' | 'latestTs' | 'deleteOlderThan'
@@ -99,6 +99,7 @@ export class MetricsSamplerService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+    this.deps.probe.close?.();
   }
 
   /** The latest sample when fresh, else one taken now (callers at the same time share it). */
