@@ -184,12 +184,14 @@ diagnostics.subscribe('undici:client:sendHeaders', (message: unknown) => {
   const at = performance.now();
   list.push(at);
   sent.set(request.origin, list);
-  if (process.env.CRAWL_BENCH_TRACE && request.origin === site.url && !politeDone)
+  if (process.env.CRAWL_BENCH_TRACE && request.origin === site.url && !politeDone && !bareRunning)
     sentTrace.push([at, `${request.path} (${current})`]);
 });
 const sentTrace: [number, string][] = [];
 /** Set once the polite phases are over (the reference is not polite). */
 let politeDone = false;
+/** The bare client's requests (its warm-up is not paced) are not the crawler's: not traced. */
+let bareRunning = false;
 /** The phase running, for the trace. */
 let current = 'between phases';
 
@@ -332,7 +334,9 @@ async function bareRequests(): Promise<{ n: number; wallMs: number; cpuMs: numbe
 }
 current = 'bare client (reference)';
 const bareFrom = await marks();
+bareRunning = true;
 const bare = await bareRequests();
+bareRunning = false;
 const bareTo = await marks();
 current = 'between phases';
 

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +39,28 @@ describe('SafeFetcher onSend', () => {
         'arrived /b',
       ]);
     } finally {
+      await fetcher.close();
+    }
+  });
+
+  it('reports a request once undici has written its headers, not before', async () => {
+    // undici starts the handler just before it writes the headers; a report there came before
+    // the write, and a pause in between let two requests go out closer than a crawler's delay.
+    const order: string[] = [];
+    const written = (m: unknown) => {
+      const { request } = m as { request: { path: string } };
+      order.push(`written ${request.path}`);
+    };
+    diagnostics.subscribe('undici:client:sendHeaders', written);
+    const fetcher = new SafeFetcher({ allow: [new URL(origin).host] });
+    try {
+      const onSend = (url: URL) => void order.push(`sent ${url.pathname}`);
+      await fetcher.fetch(`${origin}/b`, { onSend });
+      const streamed = await fetcher.fetchStream(`${origin}/b`, { onSend });
+      for await (const chunk of streamed.body) expect(chunk.length).toBeGreaterThan(0);
+      expect(order).toEqual(['written /b', 'sent /b', 'written /b', 'sent /b']);
+    } finally {
+      diagnostics.unsubscribe('undici:client:sendHeaders', written);
       await fetcher.close();
     }
   });
