@@ -14,7 +14,8 @@
  * - new path: SnippetService.search mode vector in process (the query embedded there; short
  *   queries also ask the keyword engine and rerank by exact cosine);
  * then POST /snippets/search mode vector over HTTP (other queries of the same kind: the query
- * cache never answers) beside the same search in process.
+ * cache never answers) beside the same search in process, the index's own search for the same
+ * query (embedded beforehand) and GET /health (an HTTP call that does nothing), each p50.
  */
 import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
@@ -219,8 +220,19 @@ for (const kind of GRID_ONLY ? [] : KINDS) {
 
   const http: number[] = [];
   const own: number[] = [];
-  for (const q of all[kind].slice(PER_KIND)) {
-    const t0 = performance.now();
+  const health: number[] = [];
+  const indexAlone: number[] = [];
+  for (const [i, q] of all[kind].slice(PER_KIND).entries()) {
+    // The same run's floors: an HTTP call that does nothing (/health), and the index's own
+    // search for this query (its thread hop included), the query embedded beforehand.
+    let t0 = performance.now();
+    await (await fetch(`${base}/health`)).text();
+    health.push(performance.now() - t0);
+    const [v] = await engine.embed([q]);
+    t0 = performance.now();
+    await adam.services.index.search(v!, K, `bench-http-${kind}-${i}`);
+    indexAlone.push(performance.now() - t0);
+    t0 = performance.now();
     const r = await fetch(`${base}/snippets/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
@@ -233,7 +245,19 @@ for (const kind of GRID_ONLY ? [] : KINDS) {
   const h = summarize(http);
   const o = summarize(own);
   const p = summarize(inProcess);
-  httpRows.push([kind, fixed(h.p50, 1), fixed(h.p95, 1), fixed(o.p50, 1), fixed(p.p50, 1)]);
+  const x = summarize(indexAlone);
+  const hh = summarize(health);
+  httpRows.push([
+    kind,
+    fixed(h.p50, 1),
+    fixed(h.p95, 1),
+    fixed(o.p50, 1),
+    fixed(p.p50, 1),
+    fixed(x.p50, 2),
+    fixed(hh.p50, 2),
+    fixed(h.p50 - x.p50, 2),
+    fixed(h.p50 - hh.p50 - x.p50, 2),
+  ]);
 }
 
 console.log(
@@ -244,7 +268,20 @@ table(
   rows,
 );
 console.log(`\nmode vector over HTTP (${HTTP_PER_KIND} other queries a kind), ms:`);
-table(['queries', 'HTTP p50', 'HTTP p95', 'latency_ms p50 (server)', 'in process p50'], httpRows);
+table(
+  [
+    'queries',
+    'HTTP p50',
+    'HTTP p95',
+    'latency_ms p50 (server)',
+    'in process p50',
+    'index alone p50',
+    '/health p50',
+    'HTTP − index',
+    'HTTP − /health − index',
+  ],
+  httpRows,
+);
 
 // The short path's candidates, tuned here: recall@10 of the exact rerank over the graph's top G
 // ∪ the keyword engine's top N (match any), and what each side costs on one thread.

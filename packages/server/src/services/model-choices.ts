@@ -22,9 +22,7 @@ export class ModelChoices {
   /** The processing settings' embedding_model: the active embedding model's name. */
   activeEmbeddingName(): string {
     const space = this.deps.activeSpace();
-    const row = this.deps.models
-      .list()
-      .find((r) => r.type === 'embedding' && spaceIdOf(r) === space);
+    const row = this.deps.models.embeddingSpaces().find((r) => spaceIdOf(r) === space);
     return row?.name ?? space;
   }
 

@@ -156,7 +156,7 @@ export function toModel(r: ModelRow, hubUrl: string): Model {
 }
 
 /** The embedding space an embedding model's vectors belong to (engine.id when it is active). */
-export function spaceIdOf(r: ModelRow): string {
+export function spaceIdOf(r: Pick<ModelRow, 'catalogue' | 'repo' | 'revision'>): string {
   return r.catalogue === BUILTIN_EMBEDDER_KEY || !r.repo
     ? BUILTIN_SPACE.id
     : onnxSpaceId(r.repo, r.revision);

@@ -57,6 +57,8 @@ export class SettingsService {
   private readonly embeddingModel: EmbeddingModelChoice | null;
   /** Why a processing reranker_model cannot be that name (the registry's check), or null. */
   private readonly rerankerProblem: ((name: string) => string | null) | null;
+  /** Each section's last parse, with the stored text it came from. */
+  private readonly parsed = new Map<SettingsSection, { text: string | undefined; value: object }>();
 
   constructor(
     private readonly deps: {
@@ -80,14 +82,28 @@ export class SettingsService {
   }
 
   get<S extends SettingsSection>(section: S): AllSettings[S] {
-    const stored = this.deps.settings.findSection(section) ?? {};
+    const value = { ...this.stored(section) };
+    if (section === 'processing' && this.embeddingModel) {
+      return { ...value, embedding_model: this.embeddingModel.active() };
+    }
+    return value;
+  }
+
+  /**
+   * The section as stored, over its defaults and checked: read on every search and every job
+   * result, so the parse and the check are kept for as long as the stored text is the same (the
+   * row is read each time: another process — a worker, the CLI, a restore — may have saved).
+   */
+  private stored<S extends SettingsSection>(section: S): AllSettings[S] {
+    const text = this.deps.settings.findSectionText(section);
+    const kept = this.parsed.get(section);
+    if (kept && kept.text === text) return kept.value as AllSettings[S];
+    const stored = text === undefined ? {} : (JSON.parse(text) as Record<string, unknown>);
     // Stored values over defaults: a setting added in a later version gets its default.
     const merged = { ...DEFAULTS[section], ...stored };
     const parsed = SETTINGS_SCHEMAS[section].safeParse(merged);
     const value = (parsed.success ? parsed.data : DEFAULTS[section]) as AllSettings[S];
-    if (section === 'processing' && this.embeddingModel) {
-      return { ...value, embedding_model: this.embeddingModel.active() };
-    }
+    this.parsed.set(section, { text, value: Object.freeze(value) });
     return value;
   }
 

@@ -1,5 +1,5 @@
 import type { ApiKeyScope } from '@adam/contracts';
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 /** A login session ('session') or a program's key ('api'): both are presented the same way. */
 export type ApiKeyKind = 'session' | 'api';
@@ -65,7 +65,8 @@ export class ApiKeyRepository {
   }
 
   findByHash(hash: string): ApiKeyRow | undefined {
-    return this.db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as
+    // Every authenticated request: the statement is compiled once.
+    return prepared(this.db, 'SELECT * FROM api_keys WHERE key_hash = ?').get(hash) as
       ApiKeyRow | undefined;
   }
 

@@ -46,6 +46,14 @@ export class ModelRepository {
     return prepared(this.db, 'SELECT * FROM models ORDER BY id').all() as ModelRow[];
   }
 
+  /** The embedding models with what names their space (read on every search: narrow). */
+  embeddingSpaces(): Pick<ModelRow, 'name' | 'catalogue' | 'repo' | 'revision'>[] {
+    return prepared(
+      this.db,
+      "SELECT name, catalogue, repo, revision FROM models WHERE type = 'embedding' ORDER BY id",
+    ).all() as Pick<ModelRow, 'name' | 'catalogue' | 'repo' | 'revision'>[];
+  }
+
   findById(id: number): ModelRow | undefined {
     return prepared(this.db, 'SELECT * FROM models WHERE id = ?').get(id) as ModelRow | undefined;
   }

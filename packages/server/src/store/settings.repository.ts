@@ -1,14 +1,13 @@
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 export class SettingsRepository {
   constructor(private readonly db: Db) {}
 
-  findSection(section: string): Record<string, unknown> | undefined {
-    const v = this.db
-      .prepare('SELECT value FROM settings WHERE section = ?')
-      .pluck()
+  /** The section's stored JSON text, as saved (read on many requests: compiled once). */
+  findSectionText(section: string): string | undefined {
+    return prepared(this.db, 'SELECT value FROM settings WHERE section = ?')
+      .pluck(true)
       .get(section) as string | undefined;
-    return v === undefined ? undefined : (JSON.parse(v) as Record<string, unknown>);
   }
 
   upsertSection(section: string, value: unknown): void {

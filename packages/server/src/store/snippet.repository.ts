@@ -195,12 +195,12 @@ export class SnippetRepository {
     const out: SnippetRow[] = [];
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
+      // One statement per list length (at most 500), compiled once: every search reads its k.
       out.push(
-        ...(this.db
-          .prepare(
-            `SELECT ${COLUMNS} FROM snippets s WHERE s.id IN (${chunk.map(() => '?').join(',')})`,
-          )
-          .all(...chunk) as SnippetRow[]),
+        ...(prepared(
+          this.db,
+          `SELECT ${COLUMNS} FROM snippets s WHERE s.id IN (${chunk.map(() => '?').join(',')})`,
+        ).all(...chunk) as SnippetRow[]),
       );
     }
     return out;

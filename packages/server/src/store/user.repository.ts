@@ -1,5 +1,5 @@
 import type { Role } from '@adam/contracts';
-import type { Db } from './db.js';
+import { prepared, type Db } from './db.js';
 
 const NO_ADMIN_LEFT = new Error('no active administrator left');
 
@@ -32,7 +32,8 @@ export class UserRepository {
   }
 
   findById(id: number): UserRow | undefined {
-    return this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    // Every authenticated request: the statement is compiled once.
+    return prepared(this.db, 'SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
   }
 
   list(): UserRow[] {
