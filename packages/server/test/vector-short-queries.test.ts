@@ -92,6 +92,49 @@ describe('vector search for short queries', () => {
     });
   }
 
+  it('asks the graph again from the first answer for two or three words, and ranks what it adds by its cosine', async () => {
+    // The first graph search is made to miss one snippet of the exact top 10 that holds neither
+    // word (so the keyword side cannot bring it): only the second search, from the centroid of
+    // the first answer's top 3, finds it.
+    const query = 'glacier valley';
+    // Among the snippets still in the index (the tests above took some out).
+    const { index } = s.adam.services;
+    const exact = (await exactTop(query, 1_000)).filter((e) => index.has(e.id)).slice(0, 10);
+    const hidden = exact.map((e) => e.id).find((id) => !holding(['glacier', 'valley'])(id));
+    expect(hidden).toBeDefined();
+    const graphSearch = index.search.bind(index);
+    const vectors: Float32Array[] = [];
+    const spy = vi.spyOn(index, 'search').mockImplementation(async (...a) => {
+      vectors.push(a[0]);
+      const r = await graphSearch(...a);
+      return vectors.length === 1 ? { ...r, hits: r.hits.filter((h) => h.key !== hidden) } : r;
+    });
+    try {
+      const search = (q: string) =>
+        s.api('/api/v1/snippets/search', {
+          method: 'POST',
+          key,
+          body: { query: q, mode: 'vector', k: 10 },
+        });
+      const r = await search(query);
+      expect(r.status).toBe(200);
+      const results = r.body.results as { id: number; similarity: number }[];
+      expect(results.map((x) => x.id)).toEqual(exact.map((e) => e.id));
+      for (const [i, x] of results.entries()) expect(x.similarity).toBeCloseTo(exact[i]!.cosine, 3);
+      expect(vectors).toHaveLength(2);
+      // The second search starts elsewhere than the query's own vector.
+      expect(dot(vectors[0]!, vectors[1]!)).toBeLessThan(0.999);
+
+      // One word, and questions: the graph is asked once.
+      vectors.length = 0;
+      expect((await search('chlorophyll')).status).toBe(200);
+      expect((await search('what was observed in the field during the survey?')).status).toBe(200);
+      expect(vectors).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('asks the keyword engine and the graph at once, not one after the other', async () => {
     // Each side is held until the other has been asked: one after the other never gets there.
     const asked: string[] = [];
@@ -117,7 +160,9 @@ describe('vector search for short queries', () => {
         body: { query: 'coral reef', mode: 'vector', k: 10 },
       });
       expect(r.status).toBe(200);
-      expect(asked.sort()).toEqual(['graph', 'keyword']);
+      // Then the graph once more, from the first answer (two words: see the next test).
+      expect(asked.slice(0, 2).sort()).toEqual(['graph', 'keyword']);
+      expect(asked.slice(2)).toEqual(['graph']);
       expect(r.body.results).toHaveLength(10);
     } finally {
       for (const spy of spies) spy.mockRestore();

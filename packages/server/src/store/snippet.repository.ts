@@ -823,13 +823,13 @@ export class SnippetRepository {
     const out = new Map<number, { embedding: Buffer | null; embedder_id: string | null }>();
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = ids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(
-          `SELECT s.id, e.embedding, e.embedder_id FROM snippets s
+      // Per list length, compiled once (searches read their candidates' vectors here).
+      const rows = prepared(
+        this.db,
+        `SELECT s.id, e.embedding, e.embedder_id FROM snippets s
            LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id
            WHERE s.id IN (${chunk.map(() => '?').join(',')})`,
-        )
-        .all(...chunk) as { id: number; embedding: Buffer | null; embedder_id: string | null }[];
+      ).all(...chunk) as { id: number; embedding: Buffer | null; embedder_id: string | null }[];
       for (const r of rows) out.set(r.id, r);
     }
     return out;
