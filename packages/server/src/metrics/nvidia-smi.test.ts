@@ -119,9 +119,12 @@ ${LOOP} echo "0, 9, 1, 2, 3, 4"; /bin/sleep 0.02; done`,
     expect(starts(dir)).toHaveLength(2);
   });
 
-  it('answers no GPU after the first wait when nvidia-smi never prints', async () => {
+  it('answers no GPU after the first wait when nvidia-smi never prints, holding no waiter', async () => {
     const dir = pathWith('exec /bin/sleep 30');
-    expect(await gpuOn({ searchPath: dir, timeoutMs: 100 }).read()).toEqual(NO_GPU);
+    const gpu = gpuOn({ searchPath: dir, timeoutMs: 100 });
+    expect(await gpu.read()).toEqual(NO_GPU);
+    expect(await gpu.read()).toEqual(NO_GPU);
+    expect((gpu as unknown as { lineWaiters: unknown[] }).lineWaiters).toHaveLength(0);
   });
 
   it('starts again after stop, and after nvidia-smi exits', async () => {

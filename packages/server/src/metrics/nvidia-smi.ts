@@ -45,7 +45,7 @@ export class NvidiaSmi {
   private readonly latest = new Map<string, { cells: string; at: number }>();
   private partial = '';
   private startedAt = 0;
-  private lineWaiters: (() => void)[] = [];
+  private readonly lineWaiters: (() => void)[] = [];
   private readonly loopMs: number;
 
   constructor(
@@ -132,17 +132,21 @@ export class NvidiaSmi {
   }
 
   private wakeLineWaiters(): void {
-    for (const wake of this.lineWaiters.splice(0)) wake();
+    for (const wake of [...this.lineWaiters]) wake();
   }
 
   /** Resolves at the next line (or the process's end), or after `ms`. */
   private nextLine(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
+      // Out of the list either way: a wedged nvidia-smi that never prints nor ends would keep a
+      // waiter per read otherwise.
+      const done = () => {
         clearTimeout(timer);
+        const i = this.lineWaiters.indexOf(done);
+        if (i >= 0) this.lineWaiters.splice(i, 1);
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.lineWaiters.push(done);
     });
   }
