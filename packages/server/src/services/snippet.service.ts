@@ -30,7 +30,7 @@ import type {
   SnippetRow,
   SnippetSort,
 } from '../store/snippet.repository.js';
-import { dot } from '../embedding/embedder.js';
+import { dot, normalizeInPlace } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, queryWords, type SearchCandidate } from './hybrid-search.js';
 import {
   blobToVector,
@@ -642,9 +642,7 @@ export class SnippetService {
       sum ??= new Float32Array(v.length);
       for (let d = 0; d < v.length; d++) sum[d]! += v[d]!;
     }
-    if (!sum) return null;
-    const norm = Math.sqrt(dot(sum, sum)) || 1;
-    for (let d = 0; d < sum.length; d++) sum[d]! /= norm;
+    if (sum) normalizeInPlace(sum);
     return sum;
   }
 
