@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ARTICLES } from './corpus.js';
 import { dot } from '../src/pipeline/text.js';
 import { blobToVector } from '../src/services/index.service.js';
+import { isSparseQuery } from '../src/vector/vector-columns.js';
 import { saveText, startServer, type TestServer } from './helpers.js';
 import { until } from './until.js';
 
@@ -132,6 +133,59 @@ describe('vector search for short queries', () => {
       expect(vectors).toHaveLength(2);
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it("answers a number's exact top 10 from the index's column scan, where neither the graph nor the keyword side holds them", async () => {
+    // A four-digit number is known to the embedder only by its character grams: its vector is
+    // sparse, and the graph walks badly to what lies nearest. Here the graph and the keyword
+    // engine answer nothing at all: only the scan of the index thread's columns brings the answer.
+    const query = '1994';
+    const [q] = await s.adam.services.engine.embed([query]);
+    expect(isSparseQuery(q!)).toBe(true);
+    const { index, keyword } = s.adam.services;
+    const exact = (await exactTop(query, 1_000)).filter((e) => index.has(e.id)).slice(0, 10);
+    const scan = vi.spyOn(index, 'scanColumns');
+    const spies = [
+      vi.spyOn(index, 'search').mockResolvedValue({ hits: [], latencyMs: 0, cached: false }),
+      vi.spyOn(keyword, 'keywordSearch').mockResolvedValue([]),
+    ];
+    try {
+      const search = (body: object) =>
+        s.api('/api/v1/snippets/search', {
+          method: 'POST',
+          key,
+          body: { mode: 'vector', ...body },
+        });
+      const r = await search({ query, k: 10 });
+      expect(r.status).toBe(200);
+      const results = r.body.results as { id: number; similarity: number }[];
+      expect(results.map((x) => x.id)).toEqual(exact.map((e) => e.id));
+      for (const [i, x] of results.entries()) expect(x.similarity).toBeCloseTo(exact[i]!.cosine, 3);
+      expect(scan).toHaveBeenCalledTimes(1);
+      // A filter applies to what the scan finds.
+      const theme = s.adam.db
+        .prepare(`SELECT theme FROM snippets WHERE id = ?`)
+        .get(exact[0]!.id) as {
+        theme: string;
+      };
+      const filtered = await search({ query, k: 10, filters: { theme: theme.theme } });
+      expect(filtered.status).toBe(200);
+      const ids = (filtered.body.results as { id: number }[]).map((x) => x.id);
+      expect(ids[0]).toBe(exact[0]!.id);
+      const themes = s.adam.db
+        .prepare(
+          `SELECT DISTINCT theme FROM snippets WHERE id IN (${ids.map(() => '?').join(',')})`,
+        )
+        .all(...ids) as { theme: string }[];
+      expect(themes).toEqual([theme]);
+      // A word the embedder knows has a dense vector: no scan.
+      scan.mockClear();
+      expect((await search({ query: 'glacier', k: 10 })).status).toBe(200);
+      expect(scan).not.toHaveBeenCalled();
+    } finally {
+      scan.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
   });
 

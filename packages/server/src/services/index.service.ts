@@ -138,6 +138,15 @@ export class IndexService {
     return this.live.search(vector, k, cacheKey, filter);
   }
 
+  /** A sparse query's best rows by a scan of the index's columns; null when they cannot answer. */
+  scanColumns(
+    vector: Float32Array,
+    want: number,
+    filter?: (key: number) => boolean,
+  ): Promise<VectorHit[] | null> {
+    return this.live.scanColumns(vector, want, filter);
+  }
+
   reconcile(
     opts: { removeIndexOnly?: boolean } = {},
   ): Promise<ReconcileReport & { removed_index_only?: number }> {
@@ -236,7 +245,10 @@ export class IndexService {
 }
 
 /** Searching the live index and reading its shape. */
-export type VectorSearch = Pick<IndexService, 'search' | 'has' | 'keys' | 'size' | 'dimension'>;
+export type VectorSearch = Pick<
+  IndexService,
+  'search' | 'scanColumns' | 'has' | 'keys' | 'size' | 'dimension'
+>;
 /** Putting vectors in the index and taking them out (the rows' pending marks follow). */
 export type IndexWrites = Pick<
   IndexService,

@@ -43,6 +43,7 @@ import { SnippetDeleter } from './snippet-deleter.js';
 import { exportOnThread, type ExportFile, type ExportThreadStats } from './snippet-export.js';
 import { toSnippet } from './snippet-pages.js';
 import { round } from '../lib/round.js';
+import { isSparseQuery } from '../vector/vector-columns.js';
 
 export type { SnippetExport } from './snippet-pages.js';
 
@@ -80,6 +81,13 @@ const SHORT_GRAPH_DEPTH = 50;
  * (one rare word 0.503 and questions 0.977 either way).
  */
 const REFINE_FROM = 3;
+/**
+ * A sparse query (isSparseQuery: one word the embedder knows only by its letters, a number, a
+ * code) is far from every snippet, and the graph finds about half of its exact top 10 (0.503 at
+ * 200k). The index thread's column scan is exact for it up to int8 rounding; its top this many,
+ * ranked by exact cosine, hold the exact top 10.
+ */
+const SPARSE_SCAN_DEPTH = 100;
 const REFINE_MAX_WORDS = 3;
 function shortKeywordDepth(words: number): number {
   return words <= 2 ? 300 : words === 3 ? 100 : 50;
@@ -572,7 +580,8 @@ export class SnippetService {
     // A short query is embedded on this thread; then the keyword engine and the graph, each on
     // its own thread, run at once: the search waits for the slower side, not their sum.
     const queryVector = (await this.deps.embedder.embed([req.query]))[0]!;
-    const [keywordHits, { hits }] = await Promise.all([
+    const allow = this.allowedBy(rowFilter, filtered);
+    const [keywordHits, { hits }, scanned] = await Promise.all([
       match
         ? (this.deps.keyword ?? ftsKeywordSearcher(this.deps.snippets)).keywordSearch(
             match,
@@ -584,9 +593,17 @@ export class SnippetService {
         queryVector,
         Math.max(SHORT_GRAPH_DEPTH, req.k),
         `${req.query}\u0000${JSON.stringify(req.filters ?? {})}`,
-        this.allowedBy(rowFilter, filtered),
+        allow,
       ),
+      isSparseQuery(queryVector)
+        ? this.deps.index.scanColumns(
+            queryVector,
+            Math.max(SPARSE_SCAN_DEPTH, req.k) * (filtered ? 4 : 1),
+            allow,
+          )
+        : Promise.resolve(null),
     ]);
+    for (const h of scanned ?? []) candidate(h.key).foundBy.push('vector');
     for (const h of keywordHits) {
       const c = candidate(h.id);
       c.keyword = -h.bm25;
@@ -594,7 +611,8 @@ export class SnippetService {
     }
     const graphSimilarity = new Map<number, number>();
     for (const h of hits) {
-      candidate(h.key).foundBy.push('vector');
+      const c = candidate(h.key);
+      if (!c.foundBy.includes('vector')) c.foundBy.push('vector');
       graphSimilarity.set(h.key, h.similarity);
     }
     // Every cosine exact, the graph's own ones too (a quantised graph's are approximate); the

@@ -2,6 +2,7 @@ import type { Piscina } from 'piscina';
 import type { IndexRequest } from './index-worker.js';
 import { savedBytes, type DamagedCopy } from './index-files.js';
 import { KeySet } from './key-set.js';
+import type { ColumnHits } from './vector-columns.js';
 import { startPool } from './recall.js';
 import { DISK_FULL_MARK, VectorIndex, type IndexOptions, type VectorHit } from './vector-index.js';
 
@@ -23,6 +24,11 @@ export class IndexClient {
   lastSavedAt: string | null = null;
   /** Resolves once the worker loaded the saved index (searches sent earlier wait for it). */
   readonly ready: Promise<{ reset: string | null; damaged: DamagedCopy | null }>;
+  /**
+   * Resolves once the loaded generation's vectors are read into the thread's columns (a step
+   * per call, searches in between): until then scanColumns answers null.
+   */
+  readonly columnsFilled: Promise<void>;
 
   /**
    * Reads the saved keys here (a few ms at 1M) and has the worker check and load the index.
@@ -38,6 +44,18 @@ export class IndexClient {
     this.worker = startPool('index-worker');
     this.gate = openGate?.then(() => void (this.gate = null)) ?? null;
     this.ready = this.open();
+    this.columnsFilled = this.fillColumns();
+  }
+
+  private async fillColumns(): Promise<void> {
+    await this.ready.catch(() => undefined);
+    while (!this.closed) {
+      try {
+        if ((await this.call({ op: 'fillColumns' })) === true) return;
+      } catch {
+        return; // closed meanwhile, or the thread gone: scans answer null
+      }
+    }
   }
 
   private async open(): Promise<{ reset: string | null; damaged: DamagedCopy | null }> {
@@ -181,6 +199,28 @@ export class IndexClient {
       keys: Float64Array;
       similarities: Float32Array;
     }>;
+  }
+
+  /**
+   * The `want` keys with the largest dot product with a sparse query over its non-zero
+   * dimensions (vector-columns.ts), best first, their similarity that rounded product; a filter
+   * runs here over the answer (ask more when filtering). Null while the columns are not whole.
+   */
+  async scanColumns(
+    vector: Float32Array,
+    want: number,
+    filter?: (key: number) => boolean,
+  ): Promise<VectorHit[] | null> {
+    if (this.size === 0 || want <= 0) return [];
+    const r = (await this.call({ op: 'scanColumns', vector, want })) as ColumnHits | null;
+    if (!r) return null;
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < r.keys.length; i++) {
+      const key = r.keys[i]!;
+      if (this.keySet.has(key) && (!filter || filter(key)))
+        hits.push({ key, similarity: r.scores[i]! });
+    }
+    return hits;
   }
 
   /** Empties the index (a rebuild follows). */

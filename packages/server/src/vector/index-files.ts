@@ -161,12 +161,12 @@ export function checkSavedFiles(dir: string, saved: boolean): string | null {
 
 /** usearch's codes in its file header (index_plugins.hpp). */
 const SCALAR_CODE = { f32: 11, f16: 12, i8: 23 } as const;
-const SCALAR_BYTES = { f32: 4, f16: 2, i8: 1 } as const;
+export const SCALAR_BYTES = { f32: 4, f16: 2, i8: 1 } as const;
 const KEY_U64 = 14;
 const SLOT_U32 = 15;
 const METRIC_COS = 'c'.charCodeAt(0);
-const HEAD_BYTES = 64;
-const GRAPH_HEAD_BYTES = 40;
+export const HEAD_BYTES = 64;
+export const GRAPH_HEAD_BYTES = 40;
 
 /**
  * Checks a usearch (2.x dense index) file against the manifest, reading only its headers and

@@ -4,6 +4,8 @@
  * at a time in arrival order, and the server's event loop never waits on them.
  */
 import { checkSaved, type SavedIndexVerifier } from './index-files.js';
+import { SavedVectorReader } from './saved-vectors.js';
+import { VectorColumns } from './vector-columns.js';
 import { VectorIndex, type IndexOptions } from './vector-index.js';
 
 export type IndexRequest =
@@ -13,6 +15,8 @@ export type IndexRequest =
   | { op: 'add'; keys: Float64Array; flat: Float32Array }
   | { op: 'remove'; keys: number[] }
   | { op: 'search'; vector: Float32Array; want: number }
+  | { op: 'fillColumns' }
+  | { op: 'scanColumns'; vector: Float32Array; want: number }
   | { op: 'clear' }
   | { op: 'save' };
 
@@ -21,6 +25,25 @@ export type IndexReply = { ok: true; value: unknown } | { ok: false; error: stri
 let index: VectorIndex | null = null;
 /** The loaded generation's checksums, hashed a step per 'verify' call (between searches). */
 let verifier: SavedIndexVerifier | null = null;
+/**
+ * The same vectors by column, for sparse queries (vector-columns.ts): kept in step with every
+ * add and remove; a loaded generation's rows are read into them from its file a step per
+ * 'fillColumns' call. Scans answer null until that is done, or after it failed (until a clear).
+ */
+let columns: VectorColumns | null = null;
+let columnFill: SavedVectorReader | null = null;
+/** Keys added or removed while the fill runs: the file's older rows of them are skipped. */
+let touched: Set<number> | null = null;
+let columnsComplete = false;
+/** Rows a fill step reads and writes (~4 ms): a search waits at most one step. */
+const FILL_STEP_ROWS = 1024;
+
+function stopFill(complete: boolean): void {
+  columnFill?.close();
+  columnFill = null;
+  touched = null;
+  columnsComplete = complete;
+}
 
 function handle(req: IndexRequest): unknown {
   if (req.op === 'open') {
@@ -30,6 +53,18 @@ function handle(req: IndexRequest): unknown {
     });
     index = opened.index;
     verifier = opened.verifier ?? null;
+    columns = new VectorColumns(req.dimension);
+    stopFill(true);
+    const saved = index.size > 0 ? index.viewedFile() : null;
+    if (saved) {
+      try {
+        columnFill = new SavedVectorReader(saved, index.quantization, req.dimension);
+        touched = new Set();
+        columnsComplete = false;
+      } catch {
+        stopFill(false);
+      }
+    }
     return { reset: opened.reset, damaged: opened.damaged, size: index.size };
   }
   if (req.op === 'verify') {
@@ -52,20 +87,46 @@ function handle(req: IndexRequest): unknown {
       return { problem: (e as Error).message };
     }
   }
-  if (!index) throw new Error('index not open');
+  if (!index || !columns) throw new Error('index not open');
   switch (req.op) {
     case 'add':
       index.addFlat(req.keys, req.flat);
+      columns.add(req.keys, req.flat);
+      for (const k of req.keys) touched?.add(k);
       return null;
     case 'remove':
+      columns.remove(req.keys);
+      for (const k of req.keys) touched?.add(k);
       return index.remove(req.keys);
     case 'search':
       return index.searchRaw(req.vector, req.want);
+    case 'fillColumns':
+      return fillStep(columns);
+    case 'scanColumns':
+      return columnsComplete ? columns.scan(req.vector, req.want) : null;
     case 'clear':
       index.clear();
+      columns.clear();
+      stopFill(true);
       return null;
     case 'save':
       return index.save();
+  }
+}
+
+/** One step of reading the loaded file's rows into the columns: true once none is left. */
+function fillStep(into: VectorColumns): boolean {
+  if (!columnFill) return true;
+  const skip = touched!;
+  try {
+    const { done, keys, flat } = columnFill.step(FILL_STEP_ROWS, (key) => !skip.has(key));
+    into.add(keys, flat);
+    if (done) stopFill(true);
+    return done;
+  } catch {
+    // A file that cannot be read whole: the columns stay partial, so scans answer null.
+    stopFill(false);
+    return true;
   }
 }
 

@@ -297,6 +297,11 @@ export class VectorIndex {
     return searchFiltered((v, want) => this.searchRaw(v, want), this.size, vector, k, filter);
   }
 
+  /** The saved file this index was opened on and still maps, if any (its vectors can be read). */
+  viewedFile(): string | null {
+    return this.viewing ? this.file('usearch', this.generation) : null;
+  }
+
   /** A viewed index is read-only: the first change loads the viewed file into memory. */
   private writable(): void {
     if (!this.viewing) return;

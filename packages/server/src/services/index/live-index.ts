@@ -628,6 +628,27 @@ export class LiveIndex implements MeasuredIndex {
   }
 
   /**
+   * A sparse query's best rows by the index thread's scan of its columns (IndexClient
+   * .scanColumns): null when the columns cannot answer yet (a loaded index's rows are still
+   * being read into them) or the query is not of the index's space.
+   */
+  async scanColumns(
+    vector: Float32Array,
+    want: number,
+    filter?: (key: number) => boolean,
+  ): Promise<VectorHit[] | null> {
+    const index = this.index;
+    const query = (await this.deps.embedder.inCurrentSpace?.(vector)) ?? vector;
+    if (index !== this.index || query.length !== index.dimension) return null;
+    try {
+      return await index.scanColumns(query, want, filter);
+    } catch (e) {
+      if (index === this.index) throw e;
+      return null; // replaced meanwhile (a space switch): the graph answers this one
+    }
+  }
+
+  /**
    * Asks the open index, and caches what it answers. A query embedded before a space switch is
    * embedded again in the new space; one the index was replaced under (the switch) is asked
    * again of the new index; a stored vector of another space finds nothing.
