@@ -16,6 +16,10 @@ export function startPool(base: string): Piscina {
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: Infinity,
+    // Tasks run in the order sent (the index's and the keyword engine's threads depend on it):
+    // piscina otherwise puts a task it could not hand to the busy thread at the queue's tail,
+    // after those sent later (an index save ran before the adds sent ahead of it).
+    stricterFIFO: true,
     ...(entry.loaderFlags && { execArgv: entry.loaderFlags }),
   });
 }
