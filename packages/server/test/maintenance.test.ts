@@ -103,21 +103,21 @@ describe('maintenance actions', () => {
     expect(bad.body.detail).toContain('index_storage');
     expect(created).toHaveLength(0);
 
-    expect((await put({ index_storage: 'i8' })).status).toBe(200);
+    expect((await put({ index_storage: 'f16' })).status).toBe(200);
     expect(created).toHaveLength(1);
     expect(created[0]!.type).toBe('rebuild_index');
     const job = await s.adam.services.jobs.waitForEnd(created[0]!.job_id, 60_000);
     expect(job.status).toBe('completed');
-    expect(job.metadata).toMatchObject({ action: 'change_storage', storage: 'i8' });
+    expect(job.metadata).toMatchObject({ action: 'change_storage', storage: 'f16' });
 
     const stats = (await s.api('/api/v1/admin/index/stats', { key })).body;
-    expect(stats).toMatchObject({ storage: 'i8', total_vectors: n });
-    expect(stats.index_type).toContain('i8');
+    expect(stats).toMatchObject({ storage: 'f16', total_vectors: n });
+    expect(stats.index_type).toContain('f16');
     expect(stats.accuracy).toBeGreaterThan(0.8);
     const manifest = JSON.parse(
       fs.readFileSync(path.join(s.dataDir, 'index', 'manifest.json'), 'utf8'),
     );
-    expect(manifest).toMatchObject({ quantization: 'i8', count: n });
+    expect(manifest).toMatchObject({ quantization: 'f16', count: n });
     const search = await s.api('/api/v1/snippets/search', {
       method: 'POST',
       key,

@@ -28,8 +28,15 @@ import {
 } from '../../vector/index-files.js';
 import { KeySet } from '../../vector/key-set.js';
 import { startPool } from '../../vector/recall.js';
-import { HNSW, type IndexOptions, type VectorHit } from '../../vector/vector-index.js';
+import {
+  HNSW,
+  rerankDepth,
+  searchExpansion,
+  type IndexOptions,
+  type VectorHit,
+} from '../../vector/vector-index.js';
 import { round } from '../../lib/round.js';
+import { dot } from '../../pipeline/text.js';
 import { type MeasuredIndex, type SearchMeter } from './index-figures.js';
 import { PendingKeys } from './pending-keys.js';
 
@@ -664,18 +671,40 @@ export class LiveIndex implements MeasuredIndex {
     if (index !== this.index) return this.searchIndex(vector, k, filter, cacheKey);
     if (query.length !== index.dimension) return [];
     let hits: VectorHit[];
+    const rerank = index.options.quantization === 'i8';
     try {
-      hits = await index.search(query, k, filter);
+      hits = await index.search(query, rerank ? rerankDepth(k) : k, filter);
     } catch (e) {
       if (index === this.index) throw e;
       return this.searchIndex(vector, k, filter, cacheKey);
     }
+    if (rerank) hits = this.exactOrder(hits, query).slice(0, k);
     // An answer of a replaced index is right for this search, not for the cache of the new one.
     if (cacheKey !== undefined && index === this.index) {
       this.cache.set(cacheKey, hits);
       if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     }
     return hits;
+  }
+
+  /**
+   * The hits by their exact cosine to the query, from their stored vectors of the current
+   * embedder (an i8 graph's similarities are rounded, its order with them); a hit without one
+   * (a space switch under way) keeps the graph's. Ties by key, as the graph's answers.
+   */
+  private exactOrder(hits: VectorHit[], query: Float32Array): VectorHit[] {
+    const stored = this.deps.snippets.embeddings(hits.map((h) => h.key));
+    const space = this.deps.embedder.id;
+    return hits
+      .map((h) => {
+        const e = stored.get(h.key);
+        return e?.embedding &&
+          e.embedder_id === space &&
+          e.embedding.byteLength === query.length * 4
+          ? { key: h.key, similarity: dot(query, blobToVector(e.embedding)) }
+          : h;
+      })
+      .sort((a, b) => b.similarity - a.similarity || a.key - b.key);
   }
 
   /**
@@ -965,7 +994,8 @@ export class LiveIndex implements MeasuredIndex {
   }
 
   get indexType(): string {
-    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${HNSW.expansion_search})`;
+    const rerank = this.quantization === 'i8' ? ', exact rerank' : '';
+    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${searchExpansion(this.quantization)}${rerank})`;
   }
 
   diskBytes(): number {
@@ -992,9 +1022,20 @@ export class LiveIndex implements MeasuredIndex {
     return this.index.keyArray();
   }
 
+  /** The index's own answer to a query vector, as searches get it (an i8 graph's reranked). */
   rawSearch(): (query: Float32Array, k: number) => Promise<Float64Array> {
     const index = this.index;
-    return async (q, k) => (await index.searchRaw(q, k)).keys;
+    if (index.options.quantization !== 'i8')
+      return async (q, k) => (await index.searchRaw(q, k)).keys;
+    return async (q, k) => {
+      const { keys, similarities } = await index.searchRaw(q, rerankDepth(k));
+      const hits = Array.from(keys, (key, i) => ({ key, similarity: similarities[i]! }));
+      return Float64Array.from(
+        this.exactOrder(hits, q)
+          .slice(0, k)
+          .map((h) => h.key),
+      );
+    };
   }
 
   get lastSavedAt(): string | null {
