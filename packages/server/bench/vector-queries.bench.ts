@@ -10,13 +10,17 @@
  * pages past the data's): one rare word, two common words, three words, a 10–14-word question,
  * a whole sentence. For each, recall@10 against the exact scan over every stored vector
  * (usearch.exactSearch, same run), and queries/s on one thread:
- * - old path: the graph alone (the index's search, k 10, the query vector given);
+ * - old path: the index's search alone (k 10, the query vector given: the graph, and for an i8
+ *   graph the exact rerank of its top 20 from the stored vectors);
  * - new path: SnippetService.search mode vector in process (the query embedded there; short
  *   queries also ask the keyword engine and rerank by exact cosine);
  * then POST /snippets/search mode vector over HTTP (other queries of the same kind: the query
  * cache never answers) beside the same search in process, the index's own search for the same
  * query (embedded beforehand) and GET /health (an HTTP call that does nothing), each p50.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexStorage } from '@adam/contracts';
 import usearch from 'usearch';
 import { buildApp } from '../src/app.js';
 import { ftsMatch, queryWords } from '../src/services/hybrid-search.js';
@@ -33,6 +37,9 @@ import {
   table,
 } from './common.js';
 import { ensureMillion } from './data-1m.js';
+import { indexFileName } from '../src/vector/index-files.js';
+import { SavedVectorReader } from '../src/vector/saved-vectors.js';
+import { isSparseQuery, VectorColumns } from '../src/vector/vector-columns.js';
 
 const ROWS = Number(process.argv[2]) || undefined;
 const DIR = process.argv[3] || undefined;
@@ -264,7 +271,7 @@ console.log(
   `\nrecall@${K} vs the exact scan over all ${data.rows.toLocaleString('en')} vectors, ${PER_KIND} queries a kind; queries/s on one thread:`,
 );
 table(
-  ['queries', 'words', 'old: graph alone', 'new: search()', 'old q/s', 'new q/s (embedding in)'],
+  ['queries', 'words', 'old: index.search', 'new: search()', 'old q/s', 'new q/s (embedding in)'],
   rows,
 );
 console.log(`\nmode vector over HTTP (${HTTP_PER_KIND} other queries a kind), ms:`);
@@ -451,4 +458,56 @@ console.log(
 );
 table(['queries', 'first', 'm 1', 'm 3', 'm 10'], refineRows);
 await adam.app.close();
+// What the index's thread does for sparse queries (vector-columns.ts), timed here on one thread:
+// the saved index's rows read into the columns after a load, and a scan for each rare word
+// beside the exact scan of the same query over every vector (usearch, one thread).
+{
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(data.dir, 'index', 'manifest.json'), 'utf8'),
+  ) as { generation: number; quantization?: IndexStorage };
+  const file = path.join(data.dir, 'index', indexFileName(manifest.generation, 'usearch'));
+  const columns = new VectorColumns(dim);
+  const cpu = process.cpuUsage();
+  let t = performance.now();
+  const reader = new SavedVectorReader(file, manifest.quantization ?? 'f32', dim);
+  for (;;) {
+    const { done, keys, flat } = reader.step(1024);
+    columns.add(keys, flat);
+    if (done) break;
+  }
+  const fillMs = performance.now() - t;
+  const fillCpu = process.cpuUsage(cpu);
+  const rare = await engine.embed(all['one rare word'].slice(0, 40));
+  const scanMs: number[] = [];
+  const exactMs: number[] = [];
+  for (const v of rare) {
+    t = performance.now();
+    columns.scan(v, 100);
+    scanMs.push(performance.now() - t);
+    t = performance.now();
+    usearch.exactSearch(vectors, v, dim, K, usearch.MetricKind.Cos, 1);
+    exactMs.push(performance.now() - t);
+  }
+  const sparse = rare.filter(isSparseQuery).length;
+  console.log(
+    `\ncolumns for sparse queries (${sparse} of ${rare.length} rare words have a sparse vector):`,
+  );
+  console.log(
+    table(
+      ['step', 'rows', 'wall', 'CPU', 'scan p50', 'scan p95', 'exact scan p50 (same query)'],
+      [
+        [
+          'read the saved index into the columns',
+          columns.size.toLocaleString('en'),
+          seconds(fillMs),
+          seconds((fillCpu.user + fillCpu.system) / 1000),
+          `${fixed(summarize(scanMs).p50, 2)} ms`,
+          `${fixed(summarize(scanMs).p95, 2)} ms`,
+          `${fixed(summarize(exactMs).p50, 1)} ms`,
+        ],
+      ],
+    ),
+  );
+}
+
 footer(benchStarted);
