@@ -308,7 +308,7 @@ describe('job control', () => {
     const put = await s.api('/api/v1/admin/settings/processing', {
       method: 'PUT',
       key,
-      body: { settings: { index_storage: 'f16' } },
+      body: { settings: { index_storage: 'i8' } },
     });
     expect(put.status).toBe(200);
     expect(created).toEqual(['rebuild_index']);

@@ -51,19 +51,15 @@ const SCALAR_KIND = {
  */
 export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 192 };
 /**
- * An i8 graph walks about twice as fast (a quarter of f32's bytes a distance) but ranks by
- * rounded cosines: the live index asks it for RERANK_DEPTH and orders those by their exact
- * cosine (live-index.ts), which needs less expansion for the same recall. At 200k, sentence
- * queries, recall@10 / queries a second on one thread: f16 ef 192 0.956 / 746; i8 ef 96 alone
- * 0.907 / 1,589; i8 ef 96 + rerank of its top 20 0.964 / ~1,900, ef 128 0.975 / ~1,500.
+ * An i8 graph walks faster (a quarter of f32's bytes a distance) but ranks by rounded cosines:
+ * the live index asks it for rerankDepth(k) and orders them by their exact cosine
+ * (live-index.ts). Sentences, recall@10 / queries a second on one thread (usearch alone, the
+ * rerank from memory): at 200k f16 ef 192 0.956 / 746, i8 + rerank ef 128 0.975 / ~1,500; but at
+ * 1M, whose i8 graph was also built with rounded distances, i8 + rerank ef 128 0.917 / 1,040 and
+ * ef 192 0.940 / 737, under f16's 0.954 at ef 192. So f16 stays the default.
  */
-export const I8_EXPANSION_SEARCH = 128;
 /** The candidates an i8 graph gives for an exact rerank: twice k, at least 20. */
 export const rerankDepth = (k: number): number => Math.max(20, 2 * k);
-
-/** The search expansion for a storage: less for i8, whose answers are reranked exactly. */
-export const searchExpansion = (quantization: Quantization): number =>
-  quantization === 'i8' ? I8_EXPANSION_SEARCH : HNSW.expansion_search;
 /** Names the build settings; a bench's saved index is rebuilt when this changes. */
 export const INDEX_FORMAT = `M${HNSW.connectivity}-add${HNSW.expansion_add}`;
 
@@ -80,7 +76,7 @@ export function indexConfig(
     multi: false,
     connectivity: options.connectivity ?? HNSW.connectivity,
     expansion_add: options.expansionAdd ?? HNSW.expansion_add,
-    expansion_search: options.expansionSearch ?? searchExpansion(quantization),
+    expansion_search: options.expansionSearch ?? HNSW.expansion_search,
   };
 }
 

@@ -28,13 +28,7 @@ import {
 } from '../../vector/index-files.js';
 import { KeySet } from '../../vector/key-set.js';
 import { startPool } from '../../vector/recall.js';
-import {
-  HNSW,
-  rerankDepth,
-  searchExpansion,
-  type IndexOptions,
-  type VectorHit,
-} from '../../vector/vector-index.js';
+import { HNSW, rerankDepth, type IndexOptions, type VectorHit } from '../../vector/vector-index.js';
 import { round } from '../../lib/round.js';
 import { dot } from '../../pipeline/text.js';
 import { type MeasuredIndex, type SearchMeter } from './index-figures.js';
@@ -995,7 +989,7 @@ export class LiveIndex implements MeasuredIndex {
 
   get indexType(): string {
     const rerank = this.quantization === 'i8' ? ', exact rerank' : '';
-    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${searchExpansion(this.quantization)}${rerank})`;
+    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${HNSW.expansion_search}${rerank})`;
   }
 
   diskBytes(): number {
