@@ -30,12 +30,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import usearch from 'usearch';
-import { DEFAULT_PROCESSING_SETTINGS, THEMES } from '@adam/contracts';
+import { DEFAULT_PROCESSING_SETTINGS, THEMES, type IndexStorage } from '@adam/contracts';
 import { loadBuiltinEmbedderSync } from '../src/embedding/builtin-embedder.js';
 import { createEmbedderPool } from '../src/embedding/embedder-pool.js';
 import { EVAL_SET } from './eval/evaluate.js';
 import { textHash } from '../src/pipeline/segment-key.js';
 import { openDatabase } from '../src/store/db.js';
+import { SettingsRepository } from '../src/store/settings.repository.js';
 import { SnippetRepository, type NewSnippet } from '../src/store/snippet.repository.js';
 import { INDEX_FORMAT, VectorIndex } from '../src/vector/vector-index.js';
 import {
@@ -53,7 +54,13 @@ export const MILLION = 1_000_000;
 /** Bump when the rows or their vectors change: the whole directory is rebuilt. */
 const ROWS_VERSION = 1;
 /** The saved index's format and build settings: a change rebuilds the index stage only. */
-const INDEX_STORAGE = DEFAULT_PROCESSING_SETTINGS.index_storage;
+/**
+ * `ADAM_BENCH_INDEX_STORAGE=i8` builds (or keeps) the index with another storage than the
+ * default; the data dir's processing settings then name it, so the app opens it as it is.
+ */
+const INDEX_STORAGE: IndexStorage =
+  (process.env.ADAM_BENCH_INDEX_STORAGE as IndexStorage | undefined) ??
+  DEFAULT_PROCESSING_SETTINGS.index_storage;
 const INDEX_VERSION = `1/${INDEX_FORMAT}/${INDEX_STORAGE}`;
 const CHUNK = 10_000;
 const EMBED_BATCH = 500;
@@ -340,6 +347,12 @@ function buildIndex(dir: string, rows: number): void {
   index.save();
   log(`index built in ${seconds(built - started)}, saved in ${seconds(performance.now() - built)}`);
   const db = openDatabase(dir);
+  // The storage the index was built with, in the dir's own settings: a start of the app on it
+  // (or a copy) opens that index instead of rebuilding it with the default storage.
+  new SettingsRepository(db).upsertSection('processing', {
+    ...DEFAULT_PROCESSING_SETTINGS,
+    index_storage: INDEX_STORAGE,
+  });
   const repo = new SnippetRepository(db);
   repo.markAllPending();
   const at = new Date().toISOString();
