@@ -5,7 +5,7 @@ import { IndexFigures, SearchCounts } from './index/index-figures.js';
 import { LiveIndex, type LiveIndexDeps } from './index/live-index.js';
 import { SpaceSwitch, type SpaceSwitcher, type SwitchOutcome } from './index/space-switch.js';
 
-export { blobToVector, vectorToBlob } from './index/live-index.js';
+export { blobToVector, storedCosines, vectorToBlob } from './index/live-index.js';
 export {
   NEXT_INDEX_DIR,
   recoverSpaceSwitch,

@@ -30,10 +30,11 @@ import type {
   SnippetRow,
   SnippetSort,
 } from '../store/snippet.repository.js';
-import { dot, normalizeInPlace } from '../embedding/embedder.js';
+import { normalizeInPlace } from '../embedding/embedder.js';
 import { ftsMatch, fuseScores, queryWords, type SearchCandidate } from './hybrid-search.js';
 import {
   blobToVector,
+  storedCosines,
   type IndexMeasures,
   type IndexUpkeep,
   type IndexWrites,
@@ -674,16 +675,7 @@ export class SnippetService {
 
   /** The cosine to the query of each row's stored vector of the current embedder (others left out). */
   private storedCosines(ids: readonly number[], queryVector: Float32Array): Map<number, number> {
-    const out = new Map<number, number>();
-    for (const [id, e] of this.deps.snippets.embeddings(ids)) {
-      if (
-        e.embedding &&
-        e.embedder_id === this.deps.embedder.id &&
-        e.embedding.byteLength === queryVector.length * 4
-      )
-        out.set(id, dot(queryVector, blobToVector(e.embedding)));
-    }
-    return out;
+    return storedCosines(this.deps.snippets, ids, queryVector, this.deps.embedder.id);
   }
 
   /** What the index holds for a snippet; 404 'Snippet not indexed' when it is not there. */

@@ -30,7 +30,7 @@ import { KeySet } from '../../vector/key-set.js';
 import { startPool } from '../../vector/recall.js';
 import { HNSW, rerankDepth, type IndexOptions, type VectorHit } from '../../vector/vector-index.js';
 import { round } from '../../lib/round.js';
-import { dot } from '../../pipeline/text.js';
+import { dot } from '../../embedding/embedder.js';
 import { type MeasuredIndex, type SearchMeter } from './index-figures.js';
 import { PendingKeys } from './pending-keys.js';
 
@@ -73,6 +73,24 @@ export const vectorToBlob = (v: Float32Array): Buffer =>
   Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 export const blobToVector = (b: Buffer): Float32Array =>
   new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+
+/**
+ * The cosine to `query` of each row's stored vector of the embedder `space` (rows without one,
+ * of another embedder or another dimension left out): exact, where an index's are rounded.
+ */
+export function storedCosines(
+  snippets: Pick<SnippetRepository, 'embeddings'>,
+  ids: readonly number[],
+  query: Float32Array,
+  space: string,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [id, e] of snippets.embeddings(ids)) {
+    if (e.embedding && e.embedder_id === space && e.embedding.byteLength === query.length * 4)
+      out.set(id, dot(query, blobToVector(e.embedding)));
+  }
+  return out;
+}
 
 /** What the live index is built from. */
 export interface LiveIndexDeps {
@@ -687,17 +705,14 @@ export class LiveIndex implements MeasuredIndex {
    * (a space switch under way) keeps the graph's. Ties by key, as the graph's answers.
    */
   private exactOrder(hits: VectorHit[], query: Float32Array): VectorHit[] {
-    const stored = this.deps.snippets.embeddings(hits.map((h) => h.key));
-    const space = this.deps.embedder.id;
+    const cosines = storedCosines(
+      this.deps.snippets,
+      hits.map((h) => h.key),
+      query,
+      this.deps.embedder.id,
+    );
     return hits
-      .map((h) => {
-        const e = stored.get(h.key);
-        return e?.embedding &&
-          e.embedder_id === space &&
-          e.embedding.byteLength === query.length * 4
-          ? { key: h.key, similarity: dot(query, blobToVector(e.embedding)) }
-          : h;
-      })
+      .map((h) => ({ key: h.key, similarity: cosines.get(h.key) ?? h.similarity }))
       .sort((a, b) => b.similarity - a.similarity || a.key - b.key);
   }
 
