@@ -165,6 +165,38 @@ describe('the keyword index', () => {
     }
   });
 
+  it('answers the exact top k over many windows where copies of documents tie on score', () => {
+    // 24k documents, each text three to five times under different ids: the k-th score is
+    // reached by several copies at once, so the windows' and the postings' bounds meet theta
+    // exactly, and ties are broken by the higher id.
+    const { text, rand } = corpus(21, 0);
+    const docs = new Map<number, string>();
+    let id = 0;
+    while (docs.size < 24_000) {
+      const t = text();
+      for (let c = 3 + Math.floor(rand() * 3); c > 0; c--)
+        docs.set((id += 1 + Math.floor(rand() * 2)), t);
+    }
+    const index = KeywordIndex.build(rows(docs));
+    const m = model(docs);
+    // A word in most documents has an idf of ~0: beside it a query's bounds are one term's,
+    // as tight as they get, and the windows' and postings' tests are decided at the margin.
+    const everywhere = ['w0x', 'w1x'];
+    const mid = ['w3x', 'w4x', 'w5x', 'w8x', 'w1gx', 'w2ax', 'w10x'];
+    const pick = (a: string[]) => a[Math.floor(rand() * a.length)]!;
+    for (let q = 0; q < 96; q++) {
+      const words =
+        q % 3 === 0
+          ? [pick(mid), pick(everywhere)]
+          : q % 3 === 1
+            ? [pick(mid), pick(mid), pick(everywhere)]
+            : [pick(mid), pick(mid), pick(mid), pick(everywhere)];
+      const qq = parseMatch(ftsMatch(words.join(' '), 'any')!);
+      const k = [1, 3, 10, 50][q % 4]!;
+      expect(index.search(qq, k), JSON.stringify(qq)).toEqual(exhaustive(m, qq, k));
+    }
+  });
+
   it('skips most postings on a common-word query (it stops early)', () => {
     const { docs } = corpus(4, 20_000);
     const index = KeywordIndex.build(rows(docs));

@@ -3,15 +3,19 @@
  * `bm25()` (same terms, constants and idf; see bm25.ts), the ranking the one of `ORDER BY bm25`
  * with ties broken by the higher id, but a query visits a small part of the postings:
  *
- * - Block-max MaxScore (Turtle & Flood's MaxScore, with Lucene's per-block bounds): the query's
- *   terms are sorted by their best possible contribution; the weakest ones, whose bounds add up
- *   to less than the k-th best score so far, are "non-essential" and only looked up for
- *   documents the others bring; a window of documents whose blocks' bounds cannot beat the
- *   k-th score is skipped whole. Chosen over block-max WAND because it keeps one simple
- *   document-at-a-time loop for 1 to 32 terms (WAND re-sorts its cursors at every step, which
- *   costs most on the 10–15-word questions the issue measures).
+ * - Block-max MaxScore (Turtle & Flood's MaxScore, with Lucene's per-block bounds), scored a
+ *   window of 2,048 documents at a time as Lucene's MaxScoreBulkScorer does: the query's terms
+ *   are sorted by their best possible contribution; the weakest ones, whose bounds add up to less
+ *   than the k-th best score so far, are "non-essential" and only looked up for documents the
+ *   others bring; a window whose blocks' bounds cannot beat the k-th score is skipped whole.
+ *   Chosen over block-max WAND because it keeps one simple loop for 1 to 32 terms (WAND re-sorts
+ *   its cursors at every step, which costs most on the 10–15-word questions the issue measures).
  * - A block is 128 postings; its bound is computed at query time from its largest tf and its
  *   shortest document, so it stays valid as the collection's average length moves.
+ * - Each posting also carries its impact rounded up to one of 255 levels (a byte, derived at
+ *   load): a window adds up these bounds in a tight pass over the essential terms' postings
+ *   (no document length read, no division), passes over postings that cannot reach the k-th
+ *   score, and computes FTS5's exact score only for the documents that still can.
  *
  * Layout (compact, typed arrays): a base segment, immutable, documents numbered 0..n-1 in id
  * order (postings as plain Uint32 document numbers and Uint16 term counts, per-term contiguous);
@@ -24,6 +28,8 @@ import { bm25Idf, bm25Term, bm25Tf } from './bm25.js';
 import type { KeywordMode, KeywordQuery } from './keyword-query.js';
 
 const BLOCK = 128;
+/** Document numbers the bulk scorer adds up at once (searchBaseAny). */
+const WINDOW = 2048;
 /** Mutable documents before a merge: small enough to score exhaustively in well under 1 ms. */
 const MERGE_AT = 20_000;
 const MAX_TF = 0xffff;
@@ -74,11 +80,16 @@ export interface BaseSegment {
    * Derived from the arrays above (not saved: recomputed at load).
    */
   blockImpact: Float32Array;
+  /**
+   * Per posting, its bm25Tf at `impactAvgdl` in units of IMPACT_UNIT, rounded up: the bulk
+   * scorer passes over a posting this rules out without reading its document's length.
+   */
+  postImpact: Uint8Array;
   impactAvgdl: number;
 }
 
 /** The saved part of a base segment (keyword-store.ts). */
-export type StoredBaseSegment = Omit<BaseSegment, 'blockImpact' | 'impactAvgdl'>;
+export type StoredBaseSegment = Omit<BaseSegment, 'blockImpact' | 'postImpact' | 'impactAvgdl'>;
 
 export class KeywordIndexError extends Error {}
 
@@ -97,6 +108,8 @@ interface Cursor {
   weight: number;
   /** The most this term can add to a score (its best block). */
   ub: number;
+  /** What one IMPACT_UNIT of a posting's impact level is worth in this query's score. */
+  unit: number;
   pos: number;
   end: number;
   /** Block index (absolute) holding `pos`. */
@@ -131,6 +144,33 @@ function phraseSum(q: Query): number {
   return s;
 }
 
+/**
+ * A window's sums and where each essential term's posting of each document is. Entries are
+ * valid only under the current window's stamp, so nothing is cleared between windows but the
+ * bitset of documents seen.
+ */
+class WindowBuffers {
+  readonly acc = new Float64Array(WINDOW);
+  readonly accStamp = new Uint32Array(WINDOW);
+  readonly bits = new Uint32Array(WINDOW / 32);
+  readonly posAt: Uint32Array;
+  readonly posStamp: Uint32Array;
+  private stamp = 0;
+  constructor(readonly terms: number) {
+    this.posAt = new Uint32Array(terms * WINDOW);
+    this.posStamp = new Uint32Array(terms * WINDOW);
+  }
+  /** A stamp no entry holds yet. */
+  next(): number {
+    if (this.stamp === 0xffffffff) {
+      this.stamp = 0;
+      this.accStamp.fill(0);
+      this.posStamp.fill(0);
+    }
+    return ++this.stamp;
+  }
+}
+
 /** Top-k by (score desc, id desc), a binary min-heap on the worst kept. */
 class TopK {
   readonly scores: number[] = [];
@@ -149,8 +189,12 @@ class TopK {
     return a < b || (a === b && this.ids[i]! < this.ids[j]!);
   }
   private swap(i: number, j: number): void {
-    [this.scores[i], this.scores[j]] = [this.scores[j]!, this.scores[i]!];
-    [this.ids[i], this.ids[j]] = [this.ids[j]!, this.ids[i]!];
+    const score = this.scores[i]!;
+    this.scores[i] = this.scores[j]!;
+    this.scores[j] = score;
+    const id = this.ids[i]!;
+    this.ids[i] = this.ids[j]!;
+    this.ids[j] = id;
   }
   offer(score: number, id: number): boolean {
     if (this.k <= 0) return false;
@@ -418,6 +462,7 @@ export class KeywordIndex {
       b.blockMaxTf.byteLength +
       b.blockMinLen.byteLength +
       b.blockImpact.byteLength +
+      b.postImpact.byteLength +
       this.baseDeleted.byteLength +
       this.df.byteLength;
     return {
@@ -731,6 +776,7 @@ export class KeywordIndex {
         idf,
         weight,
         ub,
+        unit: weight * idf * q.impactScale * IMPACT_UNIT,
         pos: b.postStart[t]!,
         end: b.postStart[t + 1]!,
         blk: b.blockStart[t]!,
@@ -753,118 +799,176 @@ export class KeywordIndex {
       return;
     }
     const blockFirst = c.post0 + (c.blk - c.blk0) * BLOCK;
-    if (c.pos < blockFirst) c.pos = blockFirst;
-    while (b.postDocs[c.pos]! < target) c.pos++;
+    let lo = c.pos < blockFirst ? blockFirst : c.pos;
+    // The block's last document is >= target: a binary search past the first few.
+    const docs = b.postDocs;
+    if (docs[lo]! < target && lo + 4 < c.end && docs[lo + 4]! < target) {
+      lo += 5;
+      let hi = Math.min(blockFirst + BLOCK, c.end) - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (docs[mid]! < target) lo = mid + 1;
+        else hi = mid;
+      }
+    } else while (docs[lo]! < target) lo++;
+    c.pos = lo;
   }
 
-  /** Moves `c` one posting on, its block kept in step. */
-  private next(c: Cursor): void {
-    c.pos++;
-    if (c.pos < c.end && c.pos - c.post0 >= (c.blk - c.blk0 + 1) * BLOCK) c.blk++;
-  }
-
+  /**
+   * 'any' queries, scored a window of WINDOW document numbers at a time (Lucene's
+   * MaxScoreBulkScorer): per window each term's bound is the best of its blocks that overlap it;
+   * a window whose bounds cannot reach the k-th score is skipped whole; otherwise the terms are
+   * split again by those bounds, the essential ones' postings are added up in one tight pass per
+   * term, and only the documents whose sum plus the others' bounds can still reach the k-th score
+   * look the others up and are scored exactly (phrase order, as FTS5 adds them).
+   */
   private searchBaseAny(q: Query): void {
     const b = this.base;
     const cs = this.cursors(q).sort((x, y) => x.ub - y.ub);
     const m = cs.length;
     if (m === 0) return;
     const { avgdl, contrib, top, accept, impactScale } = q;
-    // prefix[i]: the bounds of cursors 0..i-1 added up.
+    // prefix[i]: the bounds of cursors 0..i-1 added up; cursors below firstEssential cannot
+    // bring a document into the top k on their own, so windows start at the others' documents.
     const prefix = new Float64Array(m + 1);
     for (let i = 0; i < m; i++) prefix[i + 1] = prefix[i]! + cs[i]!.ub;
-    // Cursors below firstEssential cannot bring a document into the top k on their own.
     let firstEssential = 0;
-    const repartition = () => {
-      const theta = top.threshold;
-      while (firstEssential < m && prefix[firstEssential + 1]! * SLACK < theta) firstEssential++;
-    };
-    repartition();
-    const { postDocs, postTf, blockLast, blockImpact, lengths, ids } = b;
+    const { postDocs, postTf, postImpact, blockLast, blockImpact, lengths, ids } = b;
+    const nDocs = ids.length;
     const deleted = this.baseDeleted;
-    let winEnd = -1;
-    let winBound = 0;
-    let winFirst = -1;
+    const win = this.windowBuffers(m);
+    const { acc, accStamp, bits, posAt, posStamp } = win;
+    const bound = new Float64Array(m);
+    const order = new Int32Array(m);
+    const winPrefix = new Float64Array(m + 1);
+    /** Per window rank below ess: where the document's posting is in that term's list (-1: none). */
+    const found = new Int32Array(m);
+    let from = 0;
     for (;;) {
+      let theta = top.threshold;
+      while (firstEssential < m && prefix[firstEssential + 1]! * SLACK < theta) firstEssential++;
       if (firstEssential >= m) return;
-      // The next candidate: the smallest current document of the essential cursors; upTo: the
-      // end of the narrowest current block, over which the blocks' bounds hold.
-      let doc = 0xffffffff;
-      let upTo = 0xffffffff;
+      let start = 0xffffffff;
       for (let i = firstEssential; i < m; i++) {
         const c = cs[i]!;
-        if (c.pos >= c.end) continue;
-        const d = postDocs[c.pos]!;
-        if (d < doc) doc = d;
-        const last = blockLast[c.blk]!;
-        if (last < upTo) upTo = last;
+        this.advance(c, from);
+        if (c.pos < c.end && postDocs[c.pos]! < start) start = postDocs[c.pos]!;
       }
-      if (doc === 0xffffffff) return;
-      // The most any document in [doc, upTo] can score: the essential cursors' current blocks,
-      // and the blocks of the others that overlap the window ("shallow" moves: no decoding).
-      // Still an upper bound for later candidates of the same window: kept until it is passed.
-      let bound = 0;
-      if (doc <= winEnd && firstEssential === winFirst) {
-        bound = winBound;
-        upTo = winEnd;
-      } else {
-        for (let i = 0; i < m; i++) {
-          const c = cs[i]!;
-          if (c.pos >= c.end) continue;
-          if (i >= firstEssential) {
-            bound += c.weight * c.idf * blockImpact[c.blk]! * impactScale;
-            continue;
-          }
+      if (start === 0xffffffff) return;
+      const end = Math.min(start + WINDOW, nDocs);
+      from = end;
+      // Each term's bound over [start, end): its blocks that overlap it ("shallow": no decoding).
+      let total = 0;
+      for (let i = 0; i < m; i++) {
+        const c = cs[i]!;
+        let best = 0;
+        if (c.pos < c.end) {
           let x = c.shallow > c.blk ? c.shallow : c.blk;
-          while (x < c.blkEnd && blockLast[x]! < doc) x++;
+          while (x < c.blkEnd && blockLast[x]! < start) x++;
           c.shallow = x;
-          let best = 0;
-          for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! <= upTo; x++) {
+          for (; x < c.blkEnd && postDocs[c.post0 + (x - c.blk0) * BLOCK]! < end; x++)
             if (blockImpact[x]! > best) best = blockImpact[x]!;
+        }
+        bound[i] = c.weight * c.idf * best * impactScale;
+        total += bound[i]!;
+      }
+      if (total * SLACK < theta) continue;
+      // The window's own split: order[0..ess-1] cannot reach the k-th score together.
+      for (let i = 0; i < m; i++) {
+        let j = i;
+        while (j > 0 && bound[order[j - 1]!]! > bound[i]!) {
+          order[j] = order[j - 1]!;
+          j--;
+        }
+        order[j] = i;
+      }
+      for (let j = 0; j < m; j++) winPrefix[j + 1] = winPrefix[j]! + bound[order[j]!]!;
+      let ess = 0;
+      while (ess < m && winPrefix[ess + 1]! * SLACK < theta) ess++;
+      const stamp = win.next();
+      bits.fill(0);
+      for (let j = ess; j < m; j++) {
+        const c = cs[order[j]!]!;
+        this.advance(c, start);
+        const row = j * WINDOW;
+        // A level's worth of this term's part: postings add their bound (no length read).
+        const unit = c.unit;
+        // A posting below this level cannot lift its document to theta with every other term
+        // at its window bound: passed over (its document, if another term brings it, is then
+        // bounded short of its due, which keeps it out as it should be).
+        const minLevel = (theta / SLACK - (total - bound[order[j]!]!)) / unit;
+        let p = c.pos;
+        for (; p < c.end; p++) {
+          const d = postDocs[p]!;
+          if (d >= end) break;
+          const level = postImpact[p]!;
+          if (level < minLevel) continue;
+          const r = d - start;
+          const v = unit * level;
+          if (accStamp[r] === stamp) acc[r] = acc[r]! + v;
+          else {
+            accStamp[r] = stamp;
+            acc[r] = v;
+            bits[r >>> 5]! |= 1 << (r & 31);
+            this.scoredInLastSearch++;
           }
-          bound += c.weight * c.idf * best * impactScale;
+          posStamp[row + r] = stamp;
+          posAt[row + r] = p;
         }
-        winEnd = upTo;
-        winBound = bound;
-        winFirst = firstEssential;
+        c.pos = p;
+        if (p < c.end) c.blk = c.blk0 + Math.floor((p - c.post0) / BLOCK);
       }
-      const theta = top.threshold;
-      if (bound * SLACK < theta) {
-        // Nothing in [doc, upTo] can enter the top k: every essential cursor jumps past it.
-        for (let i = firstEssential; i < m; i++) this.advance(cs[i]!, upTo + 1);
-        continue;
-      }
-      if (deleted[doc] || (accept !== undefined && !accept(ids[doc]!))) {
-        for (let i = firstEssential; i < m; i++) {
-          const c = cs[i]!;
-          if (c.pos < c.end && postDocs[c.pos]! === doc) this.next(c);
+      const others = winPrefix[ess]!;
+      for (let w = 0; w < bits.length; w++) {
+        let word = bits[w]!;
+        while (word !== 0) {
+          const low = word & -word;
+          word ^= low;
+          const r = (w << 5) | (31 - Math.clz32(low));
+          if ((acc[r]! + others) * SLACK < theta) continue;
+          const doc = start + r;
+          if (deleted[doc] || (accept !== undefined && !accept(ids[doc]!))) continue;
+          // The others looked up, the best first, while the document can still reach theta
+          // (by their postings' bounds: the exact parts are computed for the survivors only).
+          let score = acc[r]!;
+          let j = ess - 1;
+          for (; j >= 0; j--) {
+            if ((score + winPrefix[j + 1]!) * SLACK < theta) break;
+            const c = cs[order[j]!]!;
+            this.advance(c, doc);
+            found[j] = -1;
+            if (c.pos < c.end && postDocs[c.pos]! === doc) {
+              found[j] = c.pos;
+              score += c.unit * postImpact[c.pos]!;
+            }
+          }
+          if (j >= 0 || score * SLACK < theta) continue;
+          contrib.fill(0);
+          const len = lengths[doc]!;
+          for (let e = 0; e < ess; e++) {
+            if (found[e]! < 0) continue;
+            const c = cs[order[e]!]!;
+            contrib[c.slot] = bm25Term(c.idf, postTf[found[e]!]!, len, avgdl);
+          }
+          for (let e = ess; e < m; e++) {
+            const at = e * WINDOW + r;
+            if (posStamp[at] !== stamp) continue;
+            const c = cs[order[e]!]!;
+            contrib[c.slot] = bm25Term(c.idf, postTf[posAt[at]!]!, len, avgdl);
+          }
+          if (top.offer(phraseSum(q), ids[doc]!)) theta = top.threshold;
         }
-        continue;
       }
-      contrib.fill(0);
-      this.scoredInLastSearch++;
-      let score = 0;
-      for (let i = firstEssential; i < m; i++) {
-        const c = cs[i]!;
-        if (c.pos < c.end && postDocs[c.pos]! === doc) {
-          const v = bm25Term(c.idf, postTf[c.pos]!, lengths[doc]!, avgdl);
-          contrib[c.slot] = v;
-          score += c.weight * v;
-          this.next(c);
-        }
-      }
-      let i = firstEssential - 1;
-      for (; i >= 0; i--) {
-        if ((score + prefix[i + 1]!) * SLACK < theta) break;
-        const c = cs[i]!;
-        this.advance(c, doc);
-        if (c.pos < c.end && postDocs[c.pos]! === doc) {
-          const v = bm25Term(c.idf, postTf[c.pos]!, lengths[doc]!, avgdl);
-          contrib[c.slot] = v;
-          score += c.weight * v;
-        }
-      }
-      if (i < 0 && top.offer(phraseSum(q), ids[doc]!)) repartition();
     }
+  }
+
+  /** The bulk scorer's buffers, kept between searches (one search runs at a time). */
+  private windowScratch: WindowBuffers | null = null;
+
+  private windowBuffers(terms: number): WindowBuffers {
+    if (!this.windowScratch || this.windowScratch.terms < terms)
+      this.windowScratch = new WindowBuffers(terms);
+    return this.windowScratch;
   }
 
   private searchBaseAll(q: Query): void {
@@ -959,6 +1063,8 @@ function withBlocks(
 
 /** Float32 above or at `v` (the impacts are upper bounds). */
 const F32_UP = 1 + 1e-6;
+/** bm25Tf stays below k1 + 1 = 2.2: 255 steps of this cover it. */
+const IMPACT_UNIT = 2.2 / 255;
 
 /** A base segment with its blocks' impacts computed (one pass over the postings). */
 function withImpacts(s: StoredBaseSegment): BaseSegment {
@@ -968,6 +1074,7 @@ function withImpacts(s: StoredBaseSegment): BaseSegment {
   const avgdl = lengths.length > 0 && total > 0 ? total / lengths.length : 1;
   const T = postStart.length - 1;
   const blockImpact = new Float32Array(blockStart[T] ?? 0);
+  const postImpact = new Uint8Array(postDocs.length);
   for (let t = 0; t < T; t++) {
     const end = postStart[t + 1]!;
     let x = blockStart[t]!;
@@ -977,9 +1084,10 @@ function withImpacts(s: StoredBaseSegment): BaseSegment {
       for (let q = p; q < stop; q++) {
         const v = bm25Tf(postTf[q]!, lengths[postDocs[q]!]!, avgdl);
         if (v > best) best = v;
+        postImpact[q] = Math.min(255, Math.floor(v / IMPACT_UNIT) + 1);
       }
       blockImpact[x] = best * F32_UP;
     }
   }
-  return { ...s, blockImpact, impactAvgdl: avgdl };
+  return { ...s, blockImpact, postImpact, impactAvgdl: avgdl };
 }
