@@ -515,7 +515,8 @@ export class KeywordIndex {
     q.impactScale = Math.max(1, q.avgdl / this.base.impactAvgdl);
     this.scoredInLastSearch = 0;
     this.searchMutable(query.mode, q);
-    if (query.mode === 'any') this.searchBaseAny(q);
+    // One term: 'all' is 'any', and the bulk scorer's bounds skip what the plain walk scores.
+    if (query.mode === 'any' || terms.length === 1) this.searchBaseAny(q);
     else this.searchBaseAll(q);
     const { scores, ids } = q.top;
     return ids
