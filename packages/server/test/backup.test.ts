@@ -229,7 +229,7 @@ describe('backups', () => {
       DROP TABLE quality_alerts;
       DROP TABLE eval_run_results; DROP TABLE eval_runs; DROP TABLE eval_judgments;
       DROP TABLE eval_queries; DROP TABLE eval_set_versions; DROP TABLE eval_sets;
-      DROP INDEX snippets_source_title;
+      DROP INDEX snippets_source_title; DROP INDEX snippets_id;
       DROP TRIGGER snippets_keyword_ai; DROP TRIGGER snippets_keyword_ad;
       DROP TRIGGER snippets_keyword_au; DROP TABLE keyword_changes;
       ALTER TABLE snippets DROP COLUMN section;

@@ -414,7 +414,7 @@ export class SnippetRepository {
     let lastScanned = 0;
     let exhausted = true;
     for (const r of walk.iterate(...w.params, match) as Iterable<{ id: number; ok: number }>) {
-      if (scanned >= scan && (!byId || passed >= offset + limit)) {
+      if (scanned >= scan) {
         exhausted = false;
         break;
       }
@@ -441,6 +441,20 @@ export class SnippetRepository {
         ? this.estimate({ ...f, match: undefined }) / Math.max(1, this.statsCount())
         : passedInScan / scan;
       total = Math.max(passed, Math.min(this.statsCount(), roughly(matches * share)));
+    }
+    if (byId && !exhausted && passed < offset + limit) {
+      // A deeper page than the scan reached: FTS5 skips to it itself, ~20× faster than rows
+      // stepped through here (page 1,001 of a word in 350k rows: 2.7 ms against 55).
+      const page = w.sql
+        ? `SELECT f.rowid FROM snippets_fts f CROSS JOIN snippets s ON s.id = f.rowid
+           WHERE f.snippets_fts MATCH ? AND (${w.sql.replace(/^WHERE /, '')})
+           ORDER BY f.rowid ${dir} LIMIT ? OFFSET ?`
+        : `SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid ${dir} LIMIT ? OFFSET ?`;
+      const deep = this.db
+        .prepare(page)
+        .pluck()
+        .all(match, ...w.params, limit, offset) as number[];
+      return { ids: deep, total, exact: false };
     }
     if (byId) return { ids, total, exact: exhausted };
     if (sort === 'relevance')
@@ -588,10 +602,11 @@ export class SnippetRepository {
       const few = this.estimate({ ...f, ids: undefined }) <= this.countCap * SORT_FACTOR;
       if (few) return `INDEXED BY ${by ? `snippets_${by}_quality` : 'snippets_quality'}`;
     }
+    if (!by && sort === 'created_at')
+      // Ids and index_pending alone (migration 33) when nothing else is checked on the way.
+      return f.min_quality === undefined ? 'INDEXED BY snippets_id' : 'NOT INDEXED';
     if (!by)
-      return sort === 'created_at'
-        ? 'NOT INDEXED'
-        : `INDEXED BY ${sort === 'quality_score' ? 'snippets_quality' : 'snippets_words'}`;
+      return `INDEXED BY ${sort === 'quality_score' ? 'snippets_quality' : 'snippets_words'}`;
     if (sort === 'quality_score') return `INDEXED BY snippets_${by}_quality`;
     if (sort === 'word_count' && by === 'theme') return 'INDEXED BY snippets_theme_words';
     // No (job or source, word_count) index: that rarer sort reads the job's rows and sorts them.
