@@ -94,7 +94,7 @@ timeStage(KeywordService.prototype, 'keywordSearch', 'keyword');
 timeStage(KeywordService.prototype, 'keywordScores', 'scores');
 timeStage(Engine.prototype, 'embed', 'embed');
 timeStage(SnippetRepository.prototype, 'findByIds', 'rows');
-timeStage(SnippetRepository.prototype, 'embeddings', 'vectors');
+timeStage(SnippetRepository.prototype, 'storedVectors', 'vectors');
 
 const adam = await buildApp(
   loadConfig({ ADAM_DATA_DIR: DIR, ADAM_WEB_DIST: '', ADAM_LOG_LEVEL: 'warn' }),

@@ -654,8 +654,8 @@ export class SnippetService {
   /** The normalised mean of the rows' stored vectors of the current embedder; null for none. */
   private centroidOf(ids: readonly number[]): Float32Array | null {
     let sum: Float32Array | null = null;
-    for (const e of this.deps.snippets.embeddings(ids).values()) {
-      if (!e.embedding || e.embedder_id !== this.deps.embedder.id) continue;
+    for (const e of this.deps.snippets.storedVectors(ids).values()) {
+      if (e.embedder_id !== this.deps.embedder.id) continue;
       const v = blobToVector(e.embedding);
       if (sum && v.length !== sum.length) continue;
       sum ??= new Float32Array(v.length);

@@ -329,6 +329,10 @@ describe('SnippetRepository embeddings', () => {
       embedding: null,
       embedder_id: null,
     });
+    // A search's read: the vectors alone, rows without one and unknown ids left out.
+    const vectors = full.storedVectors([plain, id!, 987_654]);
+    expect([...vectors.keys()]).toEqual([id!]);
+    expect(vectors.get(id!)).toEqual(got.get(id!));
     full.deleteByIds([id!, plain]);
     expect(
       db.prepare('SELECT COUNT(*) FROM snippet_embeddings WHERE snippet_id = ?').pluck().get(id),

@@ -850,6 +850,27 @@ export class SnippetRepository {
     return out;
   }
 
+  /**
+   * The stored vectors of those of `ids` that have one, from the vectors' table alone: a
+   * search's candidates read here, one random page each, where `embeddings` also walks the rows'
+   * table (two pages each: at 1M rows that is most of a hybrid search's reads).
+   */
+  storedVectors(
+    ids: readonly number[],
+  ): Map<number, { embedding: Buffer; embedder_id: string | null }> {
+    const out = new Map<number, { embedding: Buffer; embedder_id: string | null }>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      const rows = prepared(
+        this.db,
+        `SELECT snippet_id AS id, embedding, embedder_id FROM snippet_embeddings
+           WHERE snippet_id IN (${chunk.map(() => '?').join(',')})`,
+      ).all(...chunk) as { id: number; embedding: Buffer; embedder_id: string | null }[];
+      for (const r of rows) out.set(r.id, r);
+    }
+    return out;
+  }
+
   setEmbeddings(rows: ReadonlyArray<{ id: number; embedding: Buffer; embedder_id: string }>): void {
     // Only rows that exist: the side table's foreign key would refuse the others.
     const vector = this.db.prepare(

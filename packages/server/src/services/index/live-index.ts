@@ -79,14 +79,14 @@ export const blobToVector = (b: Buffer): Float32Array =>
  * of another embedder or another dimension left out): exact, where an index's are rounded.
  */
 export function storedCosines(
-  snippets: Pick<SnippetRepository, 'embeddings'>,
+  snippets: Pick<SnippetRepository, 'storedVectors'>,
   ids: readonly number[],
   query: Float32Array,
   space: string,
 ): Map<number, number> {
   const out = new Map<number, number>();
-  for (const [id, e] of snippets.embeddings(ids)) {
-    if (e.embedding && e.embedder_id === space && e.embedding.byteLength === query.length * 4)
+  for (const [id, e] of snippets.storedVectors(ids)) {
+    if (e.embedder_id === space && e.embedding.byteLength === query.length * 4)
       out.set(id, dot(query, blobToVector(e.embedding)));
   }
   return out;
