@@ -64,12 +64,13 @@ const B = PROCESSING_BOUNDS;
  * How the vector index stores each vector: 4 bytes a dimension, 2, or 1 (quantised). Smaller
  * storage is faster to search and load, for a little recall (the index stats show it).
  */
-export const INDEX_STORAGES = ['f32', 'f16', 'i8'] as const;
+export const INDEX_STORAGES = ['f32', 'f16', 'bf16', 'i8'] as const;
 export const IndexStorage = z.enum(INDEX_STORAGES);
 export type IndexStorage = z.infer<typeof IndexStorage>;
 export const INDEX_STORAGE_LABELS: Record<IndexStorage, string> = {
   f32: 'f32: 32-bit floats, exact vectors',
   f16: 'f16: 16-bit floats, half the memory',
+  bf16: 'bf16: 16-bit brain floats, half the memory, fastest to search',
   i8: 'i8: 8-bit integers, a quarter of the memory',
 };
 

@@ -1,5 +1,5 @@
 /**
- * The index's storage setting (f32, f16, i8) measured (not a test: prints figures, asserts
+ * The index's storage setting (f32, f16, bf16, i8) measured (not a test: prints figures, asserts
  * nothing).
  *
  *   npm run bench -w @adam/server -- index-storage [rows]
@@ -11,6 +11,7 @@
  * exactSearch over the f32 vectors) on 200 queries, and single-thread queries/s over 1,000
  * queries; reference: the exact scan's own queries/s on one thread, in the same run. Queries
  * are sentences of fixture pages past the ones in the data (as index-1m.bench.ts).
+ * INDEX_STORAGE_BENCH_KINDS=f16,bf16 measures only those.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,9 +28,11 @@ const K = 10;
 const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
 const EXPANSIONS = [64, 128, 192];
-const STORAGES: IndexStorage[] = ['f32', 'f16', 'i8'];
+const STORAGES: IndexStorage[] = (process.env.INDEX_STORAGE_BENCH_KINDS ?? 'f32,f16,bf16,i8')
+  .split(',')
+  .map((s) => s as IndexStorage);
 
-header(`index-storage: f32, f16 and i8 at ${ROWS.toLocaleString('en')} × 384`);
+header(`index-storage: ${STORAGES.join(', ')} at ${ROWS.toLocaleString('en')} × 384`);
 const benchStarted = performance.now();
 const data = await ensureMillion();
 const dim = data.dimension;

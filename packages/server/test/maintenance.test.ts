@@ -151,9 +151,26 @@ describe('maintenance actions', () => {
     // Saving the section again with the same storage queues nothing.
     expect((await put({ search_vector_weight: 0.5 })).status).toBe(200);
     expect(created).toHaveLength(1);
-    expect((await put({ index_storage: 'f32' })).status).toBe(200);
+    // bfloat16: its saved file (usearch's scalar code 4) checks and loads like the others.
+    expect((await put({ index_storage: 'bf16' })).status).toBe(200);
     expect(created).toHaveLength(2);
     await s.adam.services.jobs.waitForEnd(created[1]!.job_id, 60_000);
+    expect((await s.api('/api/v1/admin/index/stats', { key })).body).toMatchObject({
+      storage: 'bf16',
+      total_vectors: n,
+    });
+    expect(
+      JSON.parse(fs.readFileSync(path.join(s.dataDir, 'index', 'manifest.json'), 'utf8')),
+    ).toMatchObject({ quantization: 'bf16', count: n });
+    const bf16 = await s.api('/api/v1/snippets/search', {
+      method: 'POST',
+      key,
+      body: { query: sentence, mode: 'vector', k: 5 },
+    });
+    expect(bf16.body.results.map((r: { id: number }) => r.id)).toEqual(results.map((r) => r.id));
+    expect((await put({ index_storage: 'f32' })).status).toBe(200);
+    expect(created).toHaveLength(3);
+    await s.adam.services.jobs.waitForEnd(created[2]!.job_id, 60_000);
     expect((await s.api('/api/v1/admin/index/stats', { key })).body.storage).toBe('f32');
     expect(s.adam.services.index.size).toBe(n);
     off();

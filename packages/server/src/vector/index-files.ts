@@ -160,8 +160,8 @@ export function checkSavedFiles(dir: string, saved: boolean): string | null {
 }
 
 /** usearch's codes in its file header (index_plugins.hpp). */
-const SCALAR_CODE = { f32: 11, f16: 12, i8: 23 } as const;
-export const SCALAR_BYTES = { f32: 4, f16: 2, i8: 1 } as const;
+const SCALAR_CODE = { f32: 11, f16: 12, bf16: 4, i8: 23 } as const;
+export const SCALAR_BYTES = { f32: 4, f16: 2, bf16: 2, i8: 1 } as const;
 const KEY_U64 = 14;
 const SLOT_U32 = 15;
 const METRIC_COS = 'c'.charCodeAt(0);

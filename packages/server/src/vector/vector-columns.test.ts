@@ -168,10 +168,10 @@ function savedIndex(storage: IndexStorage, dim: number) {
   return { dir, live };
 }
 
-const TOLERANCE: Record<IndexStorage, number> = { f32: 1e-6, f16: 1e-3, i8: 1 / 127 };
+const TOLERANCE: Record<IndexStorage, number> = { f32: 1e-6, f16: 1e-3, bf16: 8e-3, i8: 1 / 127 };
 
 describe('SavedVectorReader', () => {
-  for (const storage of ['f32', 'f16', 'i8'] as const) {
+  for (const storage of ['f32', 'f16', 'bf16', 'i8'] as const) {
     it(`reads every live row of a saved ${storage} index, a step at a time`, () => {
       const dim = 16;
       const { dir, live } = savedIndex(storage, dim);

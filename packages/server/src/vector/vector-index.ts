@@ -37,6 +37,7 @@ export type Quantization = IndexStorage;
 const SCALAR_KIND = {
   f32: ScalarKind.F32,
   f16: ScalarKind.F16,
+  bf16: ScalarKind.BF16,
   i8: ScalarKind.I8,
 } as const;
 
