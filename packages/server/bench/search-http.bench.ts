@@ -116,8 +116,7 @@ try {
   const probe = new Float32Array(index.dimension);
   probe[0] = 1;
   const t1 = performance.now();
-  while ((await index.scanColumns(probe, 1)) === null)
-    await new Promise((r) => setTimeout(r, 200));
+  while ((await index.scanColumns(probe, 1)) === null) await new Promise((r) => setTimeout(r, 200));
   console.log(`index columns filled after ${fixed((performance.now() - t1) / 1000, 1)} s more`);
   timeStage(index, 'search', 'index');
   // The drain is inside keywordSearch: its time is counted apart, and taken off the keyword side.
