@@ -123,6 +123,24 @@ const roughly = (n: number): number => {
   return Math.round(n / unit) * unit;
 };
 
+/**
+ * The rows `sql` answers for `ids`, by id, asked 500 ids at a time (one statement per list
+ * length, compiled once: searches read their candidates' vectors this way).
+ */
+function rowsById<R extends { id: number }>(
+  db: Db,
+  ids: readonly number[],
+  sql: (marks: string) => string,
+): Map<number, R> {
+  const out = new Map<number, R>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = prepared(db, sql(chunk.map(() => '?').join(','))).all(...chunk) as R[];
+    for (const r of rows) out.set(r.id, r);
+  }
+  return out;
+}
+
 export class SnippetRepository {
   private readonly countCap: number;
 
@@ -834,20 +852,13 @@ export class SnippetRepository {
   /** Stored vectors (in the side table of migration 7); null for a row never embedded. */
   embeddings(
     ids: readonly number[],
-  ): Map<number, { embedding: Buffer | null; embedder_id: string | null }> {
-    const out = new Map<number, { embedding: Buffer | null; embedder_id: string | null }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      // Per list length, compiled once (searches read their candidates' vectors here).
-      const rows = prepared(
-        this.db,
-        `SELECT s.id, e.embedding, e.embedder_id FROM snippets s
-           LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id
-           WHERE s.id IN (${chunk.map(() => '?').join(',')})`,
-      ).all(...chunk) as { id: number; embedding: Buffer | null; embedder_id: string | null }[];
-      for (const r of rows) out.set(r.id, r);
-    }
-    return out;
+  ): Map<number, { id: number; embedding: Buffer | null; embedder_id: string | null }> {
+    return rowsById(
+      this.db,
+      ids,
+      (marks) => `SELECT s.id, e.embedding, e.embedder_id FROM snippets s
+           LEFT JOIN snippet_embeddings e ON e.snippet_id = s.id WHERE s.id IN (${marks})`,
+    );
   }
 
   /**
@@ -857,18 +868,13 @@ export class SnippetRepository {
    */
   storedVectors(
     ids: readonly number[],
-  ): Map<number, { embedding: Buffer; embedder_id: string | null }> {
-    const out = new Map<number, { embedding: Buffer; embedder_id: string | null }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      const rows = prepared(
-        this.db,
-        `SELECT snippet_id AS id, embedding, embedder_id FROM snippet_embeddings
-           WHERE snippet_id IN (${chunk.map(() => '?').join(',')})`,
-      ).all(...chunk) as { id: number; embedding: Buffer; embedder_id: string | null }[];
-      for (const r of rows) out.set(r.id, r);
-    }
-    return out;
+  ): Map<number, { id: number; embedding: Buffer; embedder_id: string | null }> {
+    return rowsById(
+      this.db,
+      ids,
+      (marks) => `SELECT snippet_id AS id, embedding, embedder_id FROM snippet_embeddings
+           WHERE snippet_id IN (${marks})`,
+    );
   }
 
   setEmbeddings(rows: ReadonlyArray<{ id: number; embedding: Buffer; embedder_id: string }>): void {
