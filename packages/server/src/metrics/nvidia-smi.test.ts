@@ -87,12 +87,16 @@ describe.runIf(process.platform !== 'win32')('NvidiaSmi', () => {
       `n=0; ${LOOP} n=$((n+1)); echo "0, 10, 100, 4096, 50, 30.5"; echo "1, 30, $n, 4096, 70, 9.5"; /bin/sleep 0.02; done`,
     );
     const gpu = gpuOn({ searchPath: dir, loopMs: 20 });
-    const first = await gpu.read();
-    expect(first).toMatchObject({
-      gpu_usage: 20,
-      gpu_memory_total: 8192,
-      gpu_temperature: 70,
-      gpu_power: 40,
+    // The first read may come between the two GPUs' lines of the first loop: wait for both.
+    let first = await gpu.read();
+    await vi.waitFor(async () => {
+      first = await gpu.read();
+      expect(first).toMatchObject({
+        gpu_usage: 20,
+        gpu_memory_total: 8192,
+        gpu_temperature: 70,
+        gpu_power: 40,
+      });
     });
     // Later reads see newer lines from the same process.
     let later = first;
