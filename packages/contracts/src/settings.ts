@@ -143,8 +143,9 @@ export const DEFAULT_PROCESSING_SETTINGS: ProcessingSettings = {
   max_concurrent_scrapes: 10,
   search_vector_weight: 0.4,
   // Half the memory of f32 for the same recall within 0.01, and faster: the graph walk is bound by
-  // memory reads (bench/index-storage.bench.ts).
-  index_storage: 'f16',
+  // memory reads, and bf16's dot products are the CPU's own (at 200k, ef 192: 922 queries/s, f16
+  // 588; bench/index-storage.bench.ts). Stores whose index was built in f16 keep it (migration 34).
+  index_storage: 'bf16',
   // A normal page takes well under a second to extract and analyse with the built-in embedder;
   // a large ONNX model on a slow CPU a few seconds. A minute is far past both.
   task_timeout_seconds: 60,

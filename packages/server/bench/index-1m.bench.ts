@@ -29,7 +29,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ftsMatch } from '../src/services/hybrid-search.js';
 import { SnippetRepository } from '../src/store/snippet.repository.js';
-import { HNSW, indexConfig, VectorIndex } from '../src/vector/vector-index.js';
+import { EXPANSION_SEARCH, HNSW, indexConfig, VectorIndex } from '../src/vector/vector-index.js';
 import { fixed, footer, header, pageSentences, rng, seconds, summarize, table } from './common.js';
 import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 import { indexFileName } from '../src/vector/index-files.js';
@@ -60,7 +60,7 @@ const RECALL_QUERIES = 200;
 const EXACT_TIMED = 10;
 const SEARCH_QUERIES = 300;
 const SEARCH_WARMUP = 30;
-const EXPANSIONS = [64, 96, 128, 160, 192, 256];
+const EXPANSIONS = [64, 96, 128, 144, 152, 160, 192, 256];
 
 header('index-1m: the vector index at 1M × 384');
 const benchStarted = performance.now();
@@ -293,7 +293,7 @@ for (const ef of EXPANSIONS) {
     for (const key of m.keys) if (truth[i]!.has(Number(key))) found++;
   }
   rows.push([
-    `M=${HNSW.connectivity}, add=${HNSW.expansion_add}, search=${ef}${ef === HNSW.expansion_search ? ' (default)' : ''}`,
+    `M=${HNSW.connectivity}, add=${HNSW.expansion_add}, search=${ef}${ef === EXPANSION_SEARCH[storage] ? ' (default)' : ''}`,
     fixed(found / (RECALL_QUERIES * K), 4),
     fixed(qps, 0),
     fixed(cpuQps, 0),

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import usearch from 'usearch';
 import type { IndexStorage } from '@adam/contracts';
-import { HNSW, indexConfig } from '../src/vector/vector-index.js';
+import { EXPANSION_SEARCH, HNSW, indexConfig } from '../src/vector/vector-index.js';
 import { fixed, footer, header, mib, removeDir, seconds, table, tempDataDir } from './common.js';
 import { ensureMillion, exactNeighbours, unseenQueries } from './data-1m.js';
 
@@ -27,7 +27,7 @@ const ROWS = Number(process.argv[2]) || 200_000;
 const K = 10;
 const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
-const EXPANSIONS = [64, 128, 192];
+const EXPANSIONS = [64, 128, 152, 192];
 const STORAGES: IndexStorage[] = (process.env.INDEX_STORAGE_BENCH_KINDS ?? 'f32,f16,bf16,i8')
   .split(',')
   .map((s) => s as IndexStorage);
@@ -54,7 +54,7 @@ const rows: (string | number)[][] = [];
 const config = (storage: IndexStorage, ef: number) =>
   indexConfig(dim, storage, { expansionSearch: ef });
 for (const storage of STORAGES) {
-  const built = new usearch.Index(config(storage, HNSW.expansion_search));
+  const built = new usearch.Index(config(storage, EXPANSION_SEARCH[storage]));
   t = performance.now();
   const step = 50_000;
   for (let i = 0; i < n; i += step) {
@@ -80,7 +80,7 @@ for (const storage of STORAGES) {
       for (const key of m.keys) if (truth[i]!.has(Number(key))) found++;
     }
     rows.push([
-      `${storage}, search=${ef}${ef === HNSW.expansion_search ? ' (default)' : ''}`,
+      `${storage}, search=${ef}${ef === EXPANSION_SEARCH[storage] ? ' (default)' : ''}`,
       fixed(found / (RECALL_QUERIES * K), 4),
       fixed(qps, 0),
       fixed(QUERIES / ((used.user + used.system) / 1e6), 0),

@@ -65,7 +65,8 @@ describe('search scores', () => {
         results.map((r) => r.id),
       );
       for (const r of results) {
-        // The index stores f16 vectors: its cosine is within ~1e-3 of the exact one.
+        // The index stores 16-bit vectors (bf16 by default): its cosine is within a few
+        // thousandths of the exact one.
         expect(r.similarity, `${mode} #${r.id}`).toBeCloseTo(expected.get(r.id)!, 2);
         expect(r.vector_score, `${mode} #${r.id}`).toBe(r.similarity);
       }

@@ -130,7 +130,7 @@ test('index storage: choosing f32 in the settings rebuilds the index, the stats 
     'GET',
     '/admin/index/stats',
   );
-  expect(before.storage).toBe('f16'); // the default
+  expect(before.storage).toBe('bf16'); // the default
   await login(page, '/dashboard/settings/processing');
   await page.getByRole('combobox', { name: 'Index Storage' }).click();
   await page.getByRole('option', { name: 'f32: 32-bit floats, exact vectors' }).click();

@@ -52,6 +52,18 @@ const SCALAR_KIND = {
  */
 export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 192 };
 /**
+ * The search expansion of each storage: the least that reaches recall@10 0.95 on sentences at 1M
+ * (bench/index-1m). bf16's graph, built from its own rounding, walks better than f16's at every
+ * ef (2026-11-29, 400 queries, same run: ef 128 0.939, 144 0.952, 152 0.955, 160 0.957; f16's
+ * 0.928 at 128 and 0.954 at 192), so 152 keeps ~1,000 queries/s a thread where 192 gave 794.
+ */
+export const EXPANSION_SEARCH: Record<Quantization, number> = {
+  f32: HNSW.expansion_search,
+  f16: HNSW.expansion_search,
+  bf16: 152,
+  i8: HNSW.expansion_search,
+};
+/**
  * An i8 graph walks faster (a quarter of f32's bytes a distance) but ranks by rounded cosines:
  * the live index asks it for rerankDepth(k) and orders them by their exact cosine
  * (live-index.ts). Sentences, recall@10 / queries a second on one thread (usearch alone, the
@@ -77,7 +89,7 @@ export function indexConfig(
     multi: false,
     connectivity: options.connectivity ?? HNSW.connectivity,
     expansion_add: options.expansionAdd ?? HNSW.expansion_add,
-    expansion_search: options.expansionSearch ?? HNSW.expansion_search,
+    expansion_search: options.expansionSearch ?? EXPANSION_SEARCH[quantization],
   };
 }
 

@@ -28,7 +28,13 @@ import {
 } from '../../vector/index-files.js';
 import { KeySet } from '../../vector/key-set.js';
 import { startPool } from '../../vector/recall.js';
-import { HNSW, rerankDepth, type IndexOptions, type VectorHit } from '../../vector/vector-index.js';
+import {
+  EXPANSION_SEARCH,
+  HNSW,
+  rerankDepth,
+  type IndexOptions,
+  type VectorHit,
+} from '../../vector/vector-index.js';
 import { round } from '../../lib/round.js';
 import { dot } from '../../embedding/embedder.js';
 import { type MeasuredIndex, type SearchMeter } from './index-figures.js';
@@ -1004,7 +1010,7 @@ export class LiveIndex implements MeasuredIndex {
 
   get indexType(): string {
     const rerank = this.quantization === 'i8' ? ', exact rerank' : '';
-    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${HNSW.expansion_search}${rerank})`;
+    return `HNSW (usearch, cosine, ${this.quantization}, M=${HNSW.connectivity}, ef=${EXPANSION_SEARCH[this.quantization]}${rerank})`;
   }
 
   diskBytes(): number {

@@ -817,4 +817,23 @@ CREATE INDEX quality_alerts_open ON quality_alerts(dismissed_at, id);
 CREATE INDEX snippets_id ON snippets(id, index_pending);
 `,
   },
+  {
+    id: 34,
+    name: 'index_storage_kept',
+    // The index's default storage becomes bf16 (a store's index is rebuilt when its storage
+    // changes). A store holding snippets whose processing settings never named a storage has
+    // its index in f16, the old default: it is written down, so the upgrade does not rebuild
+    // that index behind the operator's back (11 minutes of partial vector answers at 1M); a
+    // switch to bf16 is theirs to make in the settings. An empty store takes the new default.
+    sql: `
+INSERT INTO settings (section, value, updated_at)
+  SELECT 'processing', '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+  WHERE EXISTS (SELECT 1 FROM snippets)
+    AND NOT EXISTS (SELECT 1 FROM settings WHERE section = 'processing');
+UPDATE settings SET value = json_set(value, '$.index_storage', 'f16')
+  WHERE section = 'processing' AND json_valid(value)
+    AND json_extract(value, '$.index_storage') IS NULL
+    AND EXISTS (SELECT 1 FROM snippets);
+`,
+  },
 ];
