@@ -27,7 +27,7 @@ const ROWS = Number(process.argv[2]) || 200_000;
 const K = 10;
 const QUERIES = 1_000;
 const RECALL_QUERIES = 200;
-const EXPANSIONS = [64, 128, 152, 192];
+const EXPANSIONS = [64, 128, 176, 192];
 const STORAGES: IndexStorage[] = (process.env.INDEX_STORAGE_BENCH_KINDS ?? 'f32,f16,bf16,i8')
   .split(',')
   .map((s) => s as IndexStorage);

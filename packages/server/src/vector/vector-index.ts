@@ -52,15 +52,16 @@ const SCALAR_KIND = {
  */
 export const HNSW = { connectivity: 32, expansion_add: 200, expansion_search: 192 };
 /**
- * The search expansion of each storage: the least that reaches recall@10 0.95 on sentences at 1M
- * (bench/index-1m). bf16's graph, built from its own rounding, walks better than f16's at every
- * ef (2026-11-29, 400 queries, same run: ef 128 0.939, 144 0.952, 152 0.955, 160 0.957; f16's
- * 0.928 at 128 and 0.954 at 192), so 152 keeps ~1,000 queries/s a thread where 192 gave 794.
+ * The search expansion of each storage: about the least that reaches recall@10 0.95 on sentences
+ * at 1M (bench/index-1m). bf16's graph, built from its own rounding, walks better than f16's at
+ * every ef (2026-11-29, 1,000 unseen sentences against the exact scan: ef 144 0.943, 152 0.947,
+ * 160 0.950, 168 0.954, 176 0.955; f16's 0.928 at 128 and 0.954 at 192 on 200), so it searches
+ * at 176: ~900 queries/s a thread where 192 gave ~800.
  */
 export const EXPANSION_SEARCH: Record<Quantization, number> = {
   f32: HNSW.expansion_search,
   f16: HNSW.expansion_search,
-  bf16: 152,
+  bf16: 176,
   i8: HNSW.expansion_search,
 };
 /**
