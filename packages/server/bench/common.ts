@@ -245,3 +245,23 @@ export async function benchLogin(adam: Adam): Promise<{ base: string; key: strin
   });
   return { base, key: ((await login.json()) as { api_key: string }).api_key };
 }
+
+/**
+ * Waits until the server's keyword engine answers and, after a load, the index's thread has read
+ * the saved vectors into its columns (a step between searches, ~6 s at 1M; sparse queries are
+ * answered by the graph alone until then: a scan answers null). Answers the seconds each took.
+ */
+export async function serverWarm(adam: Adam): Promise<{ keywordS: number; columnsS: number }> {
+  const keyword = adam.services.keyword;
+  const t0 = performance.now();
+  while (!keyword.ready) {
+    if (keyword.health().status === 'degraded') throw new Error('keyword engine failed');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const index = adam.services.index;
+  const probe = new Float32Array(index.dimension);
+  probe[0] = 1;
+  const t1 = performance.now();
+  while ((await index.scanColumns(probe, 1)) === null) await new Promise((r) => setTimeout(r, 200));
+  return { keywordS: (t1 - t0) / 1000, columnsS: (performance.now() - t1) / 1000 };
+}

@@ -35,6 +35,7 @@ import {
   header,
   pageSentences,
   rng,
+  serverWarm,
   summarize,
   table,
 } from './common.js';
@@ -103,21 +104,12 @@ await adam.app.listen({ port: 0, host: '127.0.0.1' });
 try {
   await adam.reconciled;
   const keyword = adam.services.keyword;
-  const t0 = performance.now();
-  while (!keyword.ready) {
-    if (keyword.health().status === 'degraded') throw new Error('keyword engine failed');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  console.log(`keyword engine ready after ${fixed((performance.now() - t0) / 1000, 1)} s`);
   const index = adam.services.index;
-  // After a load the index's thread reads the saved vectors into its columns (a step between
-  // searches, ~6 s at 1M): the figures below are of the server once that is done. A scan
-  // answers null until then.
-  const probe = new Float32Array(index.dimension);
-  probe[0] = 1;
-  const t1 = performance.now();
-  while ((await index.scanColumns(probe, 1)) === null) await new Promise((r) => setTimeout(r, 200));
-  console.log(`index columns filled after ${fixed((performance.now() - t1) / 1000, 1)} s more`);
+  // The figures below are of the server once its keyword engine answers and, after a load, the
+  // index's columns are filled (serverWarm).
+  const warm = await serverWarm(adam);
+  console.log(`keyword engine ready after ${fixed(warm.keywordS, 1)} s`);
+  console.log(`index columns filled after ${fixed(warm.columnsS, 1)} s more`);
   timeStage(index, 'search', 'index');
   // The drain is inside keywordSearch: its time is counted apart, and taken off the keyword side.
   const { base, key } = await benchLogin(adam);

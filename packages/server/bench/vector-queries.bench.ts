@@ -33,6 +33,7 @@ import {
   pageSentences,
   rng,
   seconds,
+  serverWarm,
   summarize,
   table,
 } from './common.js';
@@ -134,13 +135,14 @@ await adam.app.listen({ port: 0, host: '127.0.0.1' });
 await adam.services.index.ready;
 await adam.reconciled;
 const keyword = adam.services.keyword;
-while (!keyword.ready) {
-  if (keyword.health().status === 'degraded') throw new Error('keyword engine failed');
-  await new Promise((r) => setTimeout(r, 200));
-}
+// Sparse queries are answered by the index's columns once they are filled (~6 s after a load at
+// 1M): before, one rare word read 0.530 where the filled columns give 1.000.
+await serverWarm(adam);
 const { base, key: apiKey } = await benchLogin(adam);
 
-console.log(`server up, keyword engine ready, ${seconds(performance.now() - benchStarted)}`);
+console.log(
+  `server up, keyword engine ready, index columns filled, ${seconds(performance.now() - benchStarted)}`,
+);
 // The fixture's vocabulary is small: its words are common or absent, so a rare word is found by
 // asking the keyword engine how many snippets hold each word of the query pages (names, numbers).
 {
