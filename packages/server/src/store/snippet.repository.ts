@@ -468,8 +468,7 @@ export class SnippetRepository {
            WHERE f.snippets_fts MATCH ? AND (${w.sql.replace(/^WHERE /, '')})
            ORDER BY f.rowid ${dir} LIMIT ? OFFSET ?`
         : `SELECT rowid FROM snippets_fts WHERE snippets_fts MATCH ? ORDER BY rowid ${dir} LIMIT ? OFFSET ?`;
-      const deep = this.db
-        .prepare(page)
+      const deep = prepared(this.db, page)
         .pluck()
         .all(match, ...w.params, limit, offset) as number[];
       return { ids: deep, total, exact: false };

@@ -132,13 +132,10 @@ export class SavedVectorReader {
     }
     if (this.storage === 'bf16') {
       // A bfloat16 is the top half of a float32's bits.
-      const h = new Uint16Array(bytes.buffer);
-      const word = new Uint32Array(1);
-      const float = new Float32Array(word.buffer);
-      return (i) => {
-        word[0] = h[i]! << 16;
-        return float[0]!;
-      };
+      const f = new Float32Array(
+        Uint32Array.from(new Uint16Array(bytes.buffer), (h) => h << 16).buffer,
+      );
+      return (i) => f[i]!;
     }
     // usearch's i8 for cosine: the unit vector × 127.
     const q = new Int8Array(bytes.buffer);
