@@ -402,11 +402,19 @@ table(
   costRows,
 );
 
-// A second graph search from the centroid of the first answer's top m (graph top 50 ∪ keyword
-// top by the query's words, exact rerank): the graph walks well from inside the answer's
-// neighbourhood, where it starts badly from a short query's vector.
+// The short path's second look (snippet.service.ts, SHORT_GRAPH_BREADTH and SHIFT_TOWARD_QUERY):
+// the first graph search's top 50 from a walk at expansion B (0: the index's own), ∪ the keyword
+// top by the query's words, exact rerank; then a second graph search from inside that answer:
+// from the centroid of its top 3 (top 50), or towards the query, the point t of the way from
+// that centroid to the query (top 100).
 const refineRows: (string | number)[][] = [];
 const keywordDepth = (words: number) => (words <= 2 ? 300 : words === 3 ? 100 : 50);
+const BREADTHS = [0, 300, 700, 1000];
+const SHIFTS = [0.5, 0.7, 0.9];
+const unit = (v: Float32Array) => {
+  const n = norm(v) || 1;
+  return Float32Array.from(v, (x) => x / n);
+};
 for (const kind of MAIN_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
   const qs = all[kind].slice(0, PER_KIND);
   if (qs.length === 0) continue;
@@ -429,47 +437,80 @@ for (const kind of MAIN_ONLY ? [] : KINDS.filter((k) => k !== 'sentence')) {
       .sort((a, b) => b.s - a.s || a.id - b.id)
       .slice(0, K);
   };
-  const sums = { base: 0, m1: 0, m3: 0, m10: 0 };
-  for (const [i, q] of qs.entries()) {
-    const v = vecs[i]!;
+  const kws: number[][] = [];
+  for (const q of qs) {
     const match = ftsMatch(q, 'any');
-    const kw = match
-      ? (await keyword.keywordSearch(match, keywordDepth(queryWords(q).length), {})).map(
-          (h) => h.id,
-        )
-      : [];
-    const graph = (await adam.services.index.search(v, 50, `rf-${kind}-${i}`)).hits.map(
-      (h) => h.key,
+    kws.push(
+      match
+        ? (await keyword.keywordSearch(match, keywordDepth(queryWords(q).length), {})).map(
+            (h) => h.id,
+          )
+        : [],
     );
-    const first = rerank(v, [...graph, ...kw]);
-    const hit = (top: { id: number }[]) => top.filter((x) => truth[i]!.has(x.id)).length / K;
-    sums.base += hit(first);
-    for (const m of [1, 3, 10] as const) {
+  }
+  for (const breadth of BREADTHS) {
+    const sums: Record<string, number> = { first: 0, centroid: 0 };
+    for (const t of SHIFTS) sums[t] = 0;
+    let firstMs = 0;
+    let shiftedMs = 0;
+    for (const [i, v] of vecs.entries()) {
+      const t0 = performance.now();
+      const { hits } = await adam.services.index.search(
+        v,
+        50,
+        `rf-${kind}-${i}`,
+        undefined,
+        breadth,
+      );
+      firstMs += performance.now() - t0;
+      const graph = hits.map((h) => h.key);
+      const first = rerank(v, [...graph, ...kws[i]!]);
+      const hit = (top: { id: number }[]) => top.filter((x) => truth[i]!.has(x.id)).length / K;
+      sums.first! += hit(first);
       const c = new Float32Array(dim);
-      for (const { id } of first.slice(0, m)) {
+      for (const { id } of first.slice(0, 3)) {
         const at = (id - 1) * dim;
         const n = norm(vectors, at) || 1;
         for (let d = 0; d < dim; d++) c[d]! += vectors[at + d]! / n;
       }
-      const second = (await adam.services.index.search(c, 50, `rf2-${kind}-${m}-${i}`)).hits.map(
-        (h) => h.key,
-      );
-      sums[`m${m}`] += hit(rerank(v, [...graph, ...kw, ...second]));
+      const fromCentroid = (await adam.services.index.search(c, 50, `rf2-${kind}-${i}`)).hits;
+      sums.centroid! += hit(rerank(v, [...graph, ...kws[i]!, ...fromCentroid.map((h) => h.key)]));
+      const [cu, vu] = [unit(c), unit(v)];
+      for (const t of SHIFTS) {
+        const point = Float32Array.from(cu, (x, d) => (1 - t) * x + t * vu[d]!);
+        const t1 = performance.now();
+        const near = (await adam.services.index.search(point, 100, `rf3-${kind}-${t}-${i}`)).hits;
+        if (t === 0.7) shiftedMs += performance.now() - t1;
+        sums[t]! += hit(rerank(v, [...graph, ...kws[i]!, ...near.map((h) => h.key)]));
+      }
     }
+    const n = qs.length;
+    refineRows.push([
+      kind,
+      breadth || 'index',
+      fixed(sums.first! / n, 3),
+      fixed(sums.centroid! / n, 3),
+      ...SHIFTS.map((t) => fixed(sums[t]! / n, 3)),
+      fixed(firstMs / n, 2),
+      fixed(shiftedMs / n, 2),
+    ]);
   }
-  const n = qs.length;
-  refineRows.push([
-    kind,
-    fixed(sums.base / n, 3),
-    fixed(sums.m1 / n, 3),
-    fixed(sums.m3 / n, 3),
-    fixed(sums.m10 / n, 3),
-  ]);
 }
 console.log(
-  `\nrecall@${K}: graph 50 ∪ keyword, then a second graph top 50 from the centroid of the first top m:`,
+  `\nrecall@${K}: graph top 50 from a walk at expansion B ∪ keyword, then a second graph search (one thread, ms a query):`,
 );
-table(['queries', 'first', 'm 1', 'm 3', 'm 10'], refineRows);
+table(
+  [
+    'queries',
+    'B',
+    'first',
+    'from the centroid',
+    ...SHIFTS.map((t) => `towards the query ${t}`),
+    'ms first',
+    'ms second (0.7)',
+  ],
+  refineRows,
+);
 // The rare words' vectors for the columns' table below (the app's engine closes with it).
 const rareVectors = await engine.embed(all['one rare word'].slice(0, 40));
 await adam.app.close();

@@ -93,10 +93,10 @@ describe('vector search for short queries', () => {
     });
   }
 
-  it('asks the graph again from the first answer for two or three words, and ranks what it adds by its cosine', async () => {
+  it('walks the graph wider for two or three words, asks it again towards the query from the first answer, and ranks what it adds by its cosine', async () => {
     // The first graph search is made to miss one snippet of the exact top 10 that holds neither
     // word (so the keyword side cannot bring it): only the second search, from the centroid of
-    // the first answer's top 3, finds it.
+    // the first answer's top 3 towards the query, finds it.
     const query = 'glacier valley';
     // Among the snippets still in the index (the tests above took some out).
     const { index } = s.adam.services;
@@ -105,8 +105,10 @@ describe('vector search for short queries', () => {
     expect(hidden).toBeDefined();
     const graphSearch = index.search.bind(index);
     const vectors: Float32Array[] = [];
+    const breadths: number[] = [];
     const spy = vi.spyOn(index, 'search').mockImplementation(async (...a) => {
       vectors.push(a[0]);
+      breadths.push(a[4] ?? 0);
       const r = await graphSearch(...a);
       return vectors.length === 1 ? { ...r, hits: r.hits.filter((h) => h.key !== hidden) } : r;
     });
@@ -123,14 +125,21 @@ describe('vector search for short queries', () => {
       expect(results.map((x) => x.id)).toEqual(exact.map((e) => e.id));
       for (const [i, x] of results.entries()) expect(x.similarity).toBeCloseTo(exact[i]!.cosine, 3);
       expect(vectors).toHaveLength(2);
-      // The second search starts elsewhere than the query's own vector.
+      // The first walk is wider than the index's own; the second goes to a point other than the
+      // query's vector, most of the way to it (0.7 of the way from a centroid of snippets, whose
+      // cosine to it is at least 0: above 0.9), where a centroid of snippets stays far.
+      expect(breadths[0]).toBeGreaterThan(0);
       expect(dot(vectors[0]!, vectors[1]!)).toBeLessThan(0.999);
+      expect(dot(vectors[0]!, vectors[1]!)).toBeGreaterThan(0.9);
+      expect(exact[0]!.cosine).toBeLessThan(0.9);
 
-      // One word, and questions: the graph is asked once.
+      // One word, and questions: the graph is asked once, at the index's own expansion.
       vectors.length = 0;
+      breadths.length = 0;
       expect((await search('chlorophyll')).status).toBe(200);
       expect((await search('what was observed in the field during the survey?')).status).toBe(200);
       expect(vectors).toHaveLength(2);
+      expect(breadths).toEqual([0, 0]);
     } finally {
       spy.mockRestore();
     }

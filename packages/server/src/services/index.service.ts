@@ -129,13 +129,15 @@ export class IndexService {
     return this.live.close(() => this.figures.settle());
   }
 
+  /** The index's top k (cached by `cacheKey`); `breadth` widens the walk (VectorIndex.searchRaw). */
   search(
     vector: Float32Array,
     k: number,
     cacheKey: string,
     filter?: (key: number) => boolean,
+    breadth = 0,
   ): Promise<{ hits: VectorHit[]; latencyMs: number; cached: boolean }> {
-    return this.live.search(vector, k, cacheKey, filter);
+    return this.live.search(vector, k, cacheKey, filter, breadth);
   }
 
   /** A sparse query's best rows by a scan of the index's columns; null when they cannot answer. */

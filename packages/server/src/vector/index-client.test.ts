@@ -5,6 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { IndexClient } from './index-client.js';
 import { readIndexManifest } from './index-files.js';
 import { VectorIndex } from './vector-index.js';
+import {
+  SPARSE_GRAPH_DIM,
+  SPARSE_GRAPH_OPTIONS,
+  sparseGraphQueries,
+  sparseGraphRows,
+} from './__fixtures__/sparse-graph.js';
 
 const dirs: string[] = [];
 const clients: IndexClient[] = [];
@@ -44,5 +50,24 @@ describe('IndexClient', () => {
       expect(readIndexManifest(dir)).toMatchObject({ count: 69 });
       await client.close();
     }
+  });
+
+  it("passes a search's breadth to the index's thread", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-client-'));
+    dirs.push(dir);
+    const client = new IndexClient(dir, SPARSE_GRAPH_DIM, SPARSE_GRAPH_OPTIONS);
+    clients.push(client);
+    await client.ready;
+    await client.add(sparseGraphRows);
+    let narrow = 0;
+    let wide = 0;
+    for (const { vector, exact } of sparseGraphQueries) {
+      const broad = await client.search(vector, 10, undefined, 1500);
+      expect(broad).toHaveLength(10);
+      narrow += (await client.search(vector, 10)).filter((h) => exact.has(h.key)).length;
+      wide += broad.filter((h) => exact.has(h.key)).length;
+    }
+    expect(wide).toBeGreaterThanOrEqual(0.99 * 10 * sparseGraphQueries.length);
+    expect(narrow).toBeLessThan(wide);
   });
 });

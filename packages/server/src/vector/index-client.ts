@@ -165,18 +165,22 @@ export class IndexClient {
     return { removed, done: this.call({ op: 'remove', keys: removed }) };
   }
 
-  /** Nearest neighbours; a filter over keys runs here, over-fetching until k pass. */
+  /**
+   * Nearest neighbours; a filter over keys runs here, over-fetching until k pass. `breadth`:
+   * the walk's expansion when wider than the index's (VectorIndex.searchRaw).
+   */
   async search(
     vector: Float32Array,
     k: number,
     filter?: (key: number) => boolean,
+    breadth = 0,
   ): Promise<VectorHit[]> {
     const size = this.size;
     if (size === 0 || k <= 0) return [];
     // Same rule as VectorIndex.search: k (4k with a filter), then 4 times more.
     let want = filter ? Math.min(size, k * 4) : Math.min(size, k);
     for (;;) {
-      const m = await this.searchRaw(vector, want);
+      const m = await this.searchRaw(vector, want, breadth);
       const hits: VectorHit[] = [];
       for (let i = 0; i < m.keys.length; i++) {
         const key = m.keys[i]!;
@@ -194,8 +198,9 @@ export class IndexClient {
   searchRaw(
     vector: Float32Array,
     want: number,
+    breadth = 0,
   ): Promise<{ keys: Float64Array; similarities: Float32Array }> {
-    return this.call({ op: 'search', vector, want }) as Promise<{
+    return this.call({ op: 'search', vector, want, breadth }) as Promise<{
       keys: Float64Array;
       similarities: Float32Array;
     }>;

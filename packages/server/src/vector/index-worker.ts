@@ -14,7 +14,7 @@ export type IndexRequest =
   | { op: 'verify' }
   | { op: 'add'; keys: Float64Array; flat: Float32Array }
   | { op: 'remove'; keys: number[] }
-  | { op: 'search'; vector: Float32Array; want: number }
+  | { op: 'search'; vector: Float32Array; want: number; breadth?: number }
   | { op: 'fillColumns' }
   | { op: 'scanColumns'; vector: Float32Array; want: number }
   | { op: 'clear' }
@@ -99,7 +99,7 @@ function handle(req: IndexRequest): unknown {
       for (const k of req.keys) touched?.add(k);
       return index.remove(req.keys);
     case 'search':
-      return index.searchRaw(req.vector, req.want);
+      return index.searchRaw(req.vector, req.want, req.breadth);
     case 'fillColumns':
       return fillStep(columns);
     case 'scanColumns':

@@ -3,6 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VectorIndex } from './vector-index.js';
+import {
+  SPARSE_GRAPH_DIM,
+  SPARSE_GRAPH_OPTIONS,
+  sparseGraphQueries,
+  sparseGraphRows,
+} from './__fixtures__/sparse-graph.js';
 
 const dim = 8;
 function vec(seed: number): Float32Array {
@@ -33,6 +39,23 @@ describe('VectorIndex', () => {
     index.add(Array.from({ length: 200 }, (_, i) => ({ key: i + 1, vector: vec(i + 1) })));
     const hits = index.search(vec(3), 5, (k) => k % 50 === 0);
     expect(hits.map((h) => h.key).sort((a, b) => a - b)).toEqual([50, 100, 150, 200]);
+  });
+
+  it('walks wider when asked a breadth, answering only the top k', () => {
+    const { index } = VectorIndex.open(tmp(), SPARSE_GRAPH_DIM, SPARSE_GRAPH_OPTIONS);
+    index.add(sparseGraphRows);
+    let narrow = 0;
+    let wide = 0;
+    for (const { vector, exact } of sparseGraphQueries) {
+      const broad = index.search(vector, 10, undefined, 1500);
+      expect(broad).toHaveLength(10);
+      for (let i = 1; i < broad.length; i++)
+        expect(broad[i]!.similarity).toBeLessThanOrEqual(broad[i - 1]!.similarity);
+      narrow += index.search(vector, 10).filter((h) => exact.has(h.key)).length;
+      wide += broad.filter((h) => exact.has(h.key)).length;
+    }
+    expect(wide).toBeGreaterThanOrEqual(0.99 * 10 * sparseGraphQueries.length);
+    expect(narrow).toBeLessThan(wide);
   });
 
   it('removes keys and replaces a vector added twice', () => {

@@ -295,12 +295,17 @@ export class VectorIndex {
     return present;
   }
 
-  /** The `want` nearest keys and their cosine similarities, best first (one thread). */
+  /**
+   * The `want` nearest keys and their cosine similarities, best first (one thread). `breadth`
+   * widens the walk: usearch keeps max(expansion, asked) candidates, so asking for `breadth`
+   * walks at that expansion, of which the best `want` are answered.
+   */
   searchRaw(
     vector: Float32Array,
     want: number,
+    breadth = 0,
   ): { keys: Float64Array; similarities: Float32Array } {
-    const n = Math.min(want, this.keySet.size);
+    const n = Math.min(Math.max(want, breadth), this.keySet.size);
     if (n <= 0) return { keys: new Float64Array(0), similarities: new Float32Array(0) };
     const q =
       vector.byteOffset === 0 && vector.length * 4 === vector.buffer.byteLength
@@ -308,7 +313,7 @@ export class VectorIndex {
         : vector.slice();
     // One thread: a single query gains nothing from more, and each would be spawned per call.
     const m = this.index.search(q, n, 1);
-    const keys = Float64Array.from(m.keys, Number);
+    const keys = Float64Array.from(m.keys.subarray(0, Math.min(want, m.keys.length)), Number);
     const similarities = Float32Array.from(m.distances.subarray(0, keys.length), (d) => 1 - d);
     return { keys, similarities };
   }
@@ -317,8 +322,19 @@ export class VectorIndex {
    * Nearest neighbours by cosine. With a filter, asks HNSW for more candidates until k pass it
    * or the whole index was considered.
    */
-  search(vector: Float32Array, k: number, filter?: (key: number) => boolean): VectorHit[] {
-    return searchFiltered((v, want) => this.searchRaw(v, want), this.size, vector, k, filter);
+  search(
+    vector: Float32Array,
+    k: number,
+    filter?: (key: number) => boolean,
+    breadth = 0,
+  ): VectorHit[] {
+    return searchFiltered(
+      (v, want) => this.searchRaw(v, want, breadth),
+      this.size,
+      vector,
+      k,
+      filter,
+    );
   }
 
   /** The saved file this index was opened on and still maps, if any (its vectors can be read). */

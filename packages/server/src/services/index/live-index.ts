@@ -630,13 +630,14 @@ export class LiveIndex implements MeasuredIndex {
     k: number,
     cacheKey: string,
     filter?: (key: number) => boolean,
+    breadth = 0,
   ): Promise<{
     hits: VectorHit[];
     latencyMs: number;
     cached: boolean;
   }> {
     const started = performance.now();
-    const key = `${k}\u0000${cacheKey}`;
+    const key = `${k}\u0000${breadth}\u0000${cacheKey}`;
     let hits = this.cache.get(key);
     const cached = hits !== undefined;
     this.deps.meter?.lookup(cached);
@@ -645,7 +646,7 @@ export class LiveIndex implements MeasuredIndex {
       this.cache.delete(key);
       this.cache.set(key, hits);
     } else {
-      hits = await this.searchIndex(vector, k, filter, key);
+      hits = await this.searchIndex(vector, k, filter, key, breadth);
     }
     const latencyMs = performance.now() - started;
     this.deps.meter?.answered(latencyMs);
@@ -683,18 +684,19 @@ export class LiveIndex implements MeasuredIndex {
     k: number,
     filter: ((key: number) => boolean) | undefined,
     cacheKey?: string,
+    breadth = 0,
   ): Promise<VectorHit[]> {
     const index = this.index;
     const query = (await this.deps.embedder.inCurrentSpace?.(vector)) ?? vector;
-    if (index !== this.index) return this.searchIndex(vector, k, filter, cacheKey);
+    if (index !== this.index) return this.searchIndex(vector, k, filter, cacheKey, breadth);
     if (query.length !== index.dimension) return [];
     let hits: VectorHit[];
     const rerank = index.options.quantization === 'i8';
     try {
-      hits = await index.search(query, rerank ? rerankDepth(k) : k, filter);
+      hits = await index.search(query, rerank ? rerankDepth(k) : k, filter, breadth);
     } catch (e) {
       if (index === this.index) throw e;
-      return this.searchIndex(vector, k, filter, cacheKey);
+      return this.searchIndex(vector, k, filter, cacheKey, breadth);
     }
     if (rerank) hits = this.exactOrder(hits, query).slice(0, k);
     // An answer of a replaced index is right for this search, not for the cache of the new one.
