@@ -131,10 +131,12 @@ export class SavedVectorReader {
       return (i) => table[h[i]!]!;
     }
     if (this.storage === 'bf16') {
-      // A bfloat16 is the top half of a float32's bits.
-      const f = new Float32Array(
-        Uint32Array.from(new Uint16Array(bytes.buffer), (h) => h << 16).buffer,
-      );
+      // A bfloat16 is the top half of a float32's bits. A plain loop: Uint32Array.from with a
+      // mapping function took 25× longer (a 1M index's columns filled in ~110 s, not ~5).
+      const h = new Uint16Array(bytes.buffer);
+      const bits = new Uint32Array(h.length);
+      for (let i = 0; i < h.length; i++) bits[i] = h[i]! << 16;
+      const f = new Float32Array(bits.buffer);
       return (i) => f[i]!;
     }
     // usearch's i8 for cosine: the unit vector × 127.
