@@ -54,8 +54,10 @@ describe('VectorIndex', () => {
       narrow += index.search(vector, 10).filter((h) => exact.has(h.key)).length;
       wide += broad.filter((h) => exact.has(h.key)).length;
     }
-    expect(wide).toBeGreaterThanOrEqual(0.99 * 10 * sparseGraphQueries.length);
-    expect(narrow).toBeLessThan(wide);
+    // The graph is built on several threads, so it differs from run to run: ~80 of 300 narrow,
+    // 296–300 wide over runs.
+    expect(wide).toBeGreaterThanOrEqual(0.95 * 10 * sparseGraphQueries.length);
+    expect(narrow).toBeLessThan(wide / 2);
   });
 
   it('removes keys and replaces a vector added twice', () => {
