@@ -664,7 +664,7 @@ export class SnippetService {
         pointBetween(centroid, queryVector, SHIFT_TOWARD_QUERY),
         Math.max(SHIFTED_DEPTH, req.k),
         `${req.query}\u0000${JSON.stringify(req.filters ?? {})}\u0000refine`,
-        this.allowedBy(rowFilter, filtered),
+        allow,
       );
       // Their similarity is to that point: each gets its cosine to the query from its vector.
       const found = near.filter((h) => !candidates.has(h.key)).map((h) => candidate(h.key));
