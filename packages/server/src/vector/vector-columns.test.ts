@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IndexStorage } from '@adam/contracts';
 import run from './index-worker.js';
 import { SavedVectorReader } from './saved-vectors.js';
@@ -146,11 +146,10 @@ afterEach(() => {
 });
 
 /** A saved index of `n` keys (some removed, some replaced after a first save), its live vectors. */
-function savedIndex(storage: IndexStorage, dim: number) {
+function savedIndex(storage: IndexStorage, dim: number, n = 300) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'adam-columns-'));
   dirs.push(dir);
   const { index } = VectorIndex.open(dir, dim, { quantization: storage });
-  const n = 300;
   const flat = unitVectors(n, dim, 21);
   const live = new Map<number, Float32Array>();
   const keys = Float64Array.from({ length: n }, (_, i) => i + 1);
@@ -235,5 +234,30 @@ describe("the index thread's columns", () => {
     // A clear empties them, and they answer at once (no file to read).
     run({ op: 'clear' });
     expect(scan()!.keys).toHaveLength(0);
+  });
+
+  it('walk the graph towards a row of each step while the file is mapped, not once a change loaded it', () => {
+    const dim = 16;
+    const { dir, live } = savedIndex('f32', dim, 2_500);
+    const walks = vi.spyOn(VectorIndex.prototype, 'searchRaw');
+    try {
+      run({ op: 'open', dir, dimension: dim, options: { quantization: 'f32' } });
+      while (run({ op: 'fillColumns' }) !== true);
+      // 2,500 rows, 1,024 a step: three steps, each a walk towards its first row, top 1.
+      expect(walks).toHaveBeenCalledTimes(3);
+      for (const [vector, want] of walks.mock.calls) {
+        expect(want).toBe(1);
+        expect(vector).toHaveLength(dim);
+      }
+      expect(Array.from(walks.mock.calls[0]![0])).toEqual(Array.from(live.get(1)!));
+      // A change loads the file into memory: nothing of it is mapped any more, no walk.
+      walks.mockClear();
+      run({ op: 'open', dir, dimension: dim, options: { quantization: 'f32' } });
+      run({ op: 'add', keys: Float64Array.from([9_999]), flat: unitVectors(1, dim, 40) });
+      while (run({ op: 'fillColumns' }) !== true);
+      expect(walks).not.toHaveBeenCalled();
+    } finally {
+      walks.mockRestore();
+    }
   });
 });
