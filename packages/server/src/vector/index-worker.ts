@@ -128,15 +128,24 @@ function fillStep(into: VectorColumns): boolean {
   const skip = touched!;
   try {
     const { done, keys, flat } = columnFill.step(FILL_STEP_ROWS, (key) => !skip.has(key));
-    if (index?.viewedFile() && keys.length > 0)
-      index.searchRaw(flat.subarray(0, into.dimension), 1);
     into.add(keys, flat);
     if (done) stopFill(true);
+    if (keys.length > 0) walkTowards(flat.subarray(0, into.dimension));
     return done;
   } catch {
     // A file that cannot be read whole: the columns stay partial, so scans answer null.
     stopFill(false);
     return true;
+  }
+}
+
+/** A walk of the graph towards `row` while the index maps its file (see fillStep). */
+function walkTowards(row: Float32Array): void {
+  if (!index?.viewedFile()) return;
+  try {
+    index.searchRaw(row, 1);
+  } catch {
+    // Only warms the mapping: a search that fails reports it to its caller.
   }
 }
 
