@@ -17,11 +17,12 @@
  *    references: the index's search alone, the keyword engine's top 50 alone and the FTS5 bm25
  *    query it replaced, in process.
  * 4. HNSW settings: the saved graph (connectivity and expansion_add as built) mapped (view) with
- *    each expansion_search, its pages mapped by the walks a server's columns fill makes; recall@10 against exact search (usearch.exactSearch over all 1M) on
- *    1,000 queries (on the first 200 alone ef 152 read 0.951, on all 1,000 0.947: fewer do not
- *    decide 0.95), and single-thread queries/s over the same 1,000; reference: the exact scan's
- *    own queries/s on one thread (also per CPU second: the machine is shared). Queries are
- *    sentences of fixture pages past the ones in the data.
+ *    each expansion_search, its pages mapped by the walks a server's columns fill makes;
+ *    recall@10 against exact search (usearch.exactSearch over all 1M) on 1,000 queries (on the
+ *    first 200 alone ef 152 read 0.951, on all 1,000 0.947: fewer do not decide 0.95), and
+ *    single-thread queries/s over the same 1,000; reference: the exact scan's own queries/s on
+ *    one thread (also per CPU second: the machine is shared). Queries are sentences of fixture
+ *    pages past the ones in the data.
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
