@@ -56,7 +56,9 @@ export const NetworkView = memo(function NetworkView({
         height={HEIGHT}
         role="group"
         aria-label={M.viewNetwork}
-        style={{ display: 'block' }}
+        // Drawn at DEFAULT_WIDTH until the container is measured (the first frame): never wider
+        // than the container meanwhile (a 960 px drawing overflowed a 1024 px window's main area).
+        style={{ display: 'block', maxWidth: '100%' }}
       >
         <g aria-hidden>
           {layout.layers.map((layer) => (

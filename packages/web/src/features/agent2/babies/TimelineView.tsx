@@ -146,7 +146,9 @@ export const TimelineView = memo(function TimelineView({
         height={height}
         role="group"
         aria-label={M.viewTimeline}
-        style={{ display: 'block' }}
+        // Drawn at DEFAULT_WIDTH until the container is measured (the first frame): never wider
+        // than the container meanwhile (a 960 px drawing overflowed a 1024 px window's main area).
+        style={{ display: 'block', maxWidth: '100%' }}
       >
         {lanes.map(({ lane, top, height: laneH }, i) => (
           <g key={lane.generation}>
