@@ -526,18 +526,20 @@ if (refineRows.length > 0) {
 const rareVectors = await engine.embed(all['one rare word'].slice(0, 40));
 const twoWordVectors = await engine.embed(all['two common words'].slice(0, PER_KIND));
 await adam.app.close();
+// The saved index's file and storage, for the two tables of the index thread's own work below.
+const savedManifest = JSON.parse(
+  fs.readFileSync(path.join(data.dir, 'index', 'manifest.json'), 'utf8'),
+) as { generation: number; quantization?: IndexStorage };
+const savedStorage = savedManifest.quantization ?? 'f32';
+const savedFile = path.join(data.dir, 'index', indexFileName(savedManifest.generation, 'usearch'));
 // What the index's thread does for sparse queries (vector-columns.ts), timed here on one thread:
 // the saved index's rows read into the columns after a load, and a scan for each rare word
 // beside the exact scan of the same query over every vector (usearch, one thread).
 {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(data.dir, 'index', 'manifest.json'), 'utf8'),
-  ) as { generation: number; quantization?: IndexStorage };
-  const file = path.join(data.dir, 'index', indexFileName(manifest.generation, 'usearch'));
   const columns = new VectorColumns(dim);
   const cpu = process.cpuUsage();
   let t = performance.now();
-  const reader = new SavedVectorReader(file, manifest.quantization ?? 'f32', dim);
+  const reader = new SavedVectorReader(savedFile, savedStorage, dim);
   for (;;) {
     const { done, keys, flat } = reader.step(1024);
     columns.add(keys, flat);
@@ -582,11 +584,6 @@ await adam.app.close();
 // (index-worker.ts): here, two-word searches (top 50, one thread) on a fresh mapping of the same
 // file, cold, after those walks, and once more (every page they need mapped: the reference).
 {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(data.dir, 'index', 'manifest.json'), 'utf8'),
-  ) as { generation: number; quantization?: IndexStorage };
-  const storage = manifest.quantization ?? 'f32';
-  const file = path.join(data.dir, 'index', indexFileName(manifest.generation, 'usearch'));
   const ms = (index: InstanceType<typeof usearch.Index>) =>
     twoWordVectors.map((v) => {
       const t = performance.now();
@@ -604,13 +601,13 @@ await adam.app.close();
       fixed(Math.max(...times), 1),
     ]);
   };
-  const cold = new usearch.Index(indexConfig(dim, storage));
-  cold.view(file);
+  const cold = new usearch.Index(indexConfig(dim, savedStorage));
+  cold.view(savedFile);
   row('cold mapping', ms(cold));
   row('mapped (the same again)', ms(cold));
-  const walked = new usearch.Index(indexConfig(dim, storage));
-  walked.view(file);
-  const reader = new SavedVectorReader(file, storage, dim);
+  const walked = new usearch.Index(indexConfig(dim, savedStorage));
+  walked.view(savedFile);
+  const reader = new SavedVectorReader(savedFile, savedStorage, dim);
   let walks = 0;
   const t = performance.now();
   for (;;) {
